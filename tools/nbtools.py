@@ -1,0 +1,122 @@
+"""Maintain the notebooks: run them, clean them, export them to bleu_lib, and check all three.
+
+    python tools/nbtools.py run [NAME ...]   run notebooks top to bottom in a fresh kernel, store outputs, clean
+    python tools/nbtools.py clean            strip machine-specific metadata from every notebook
+    python tools/nbtools.py export           write bleu_lib/ from the `#| export` cells (nbdev's exporter)
+    python tools/nbtools.py check            fail if a notebook is unclean or bleu_lib/ is out of sync
+
+The notebooks are the single source of truth: edit them, then `run` and `export`; never edit bleu_lib/.
+We clean with our own rules rather than `nbdev-clean` because nbdev-clean erases execution counts,
+and the counts 1..N are how a reader (and our check) sees that a notebook ran top to bottom.
+"""
+import filecmp
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+LIBRARY = ROOT / "bleu_lib"
+KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+# What may not appear in a stored output: machine paths and memory addresses differ from machine to machine.
+LEAKS = re.compile(r"(/root/|/home/|/work/|/tmp/|/Users/|site-packages|\bat 0x[0-9a-fA-F]+|0x[0-9a-f]{8,})")
+
+
+def notebook_paths(names=()):
+    "The notebooks in reading order, or only those whose file name starts with one of `names`."
+    paths = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    return [p for p in paths if not names or any(p.name.startswith(n) for n in names)]
+
+
+def clean(nb):
+    "Keep only what is the same on every machine: no timings, versions, widget state or stray metadata."
+    nb.metadata = {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}}
+    for cell in nb.cells:
+        cell.metadata = {k: v for k, v in cell.metadata.items() if k == "tags"}
+        for output in cell.get("outputs", []):
+            if "metadata" in output:
+                output.metadata = {}
+    nb.nbformat_minor = max(nb.nbformat_minor, 5)  # cell ids
+    return nb
+
+
+def run(path):
+    "Execute `path` top to bottom in a fresh kernel, with the notebook's folder as working directory."
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    nbformat.write(clean(nb), path)
+
+
+def problems(path):
+    "What is wrong with the stored notebook at `path`, as a list of sentences (empty when it is clean)."
+    nb = nbformat.read(path, as_version=4)
+    found = []
+    if nbformat.writes(clean(nbformat.read(path, as_version=4))) != nbformat.writes(nb):
+        found.append("has machine-specific metadata (run `python tools/nbtools.py clean`)")
+    code = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
+    if [c.execution_count for c in code] != list(range(1, len(code) + 1)):
+        found.append("was not run top to bottom in a fresh kernel (execution counts are not 1..N)")
+    for cell in code:
+        for out in cell.outputs:
+            text = nbformat.writes(nbformat.from_dict({"o": out}))  # every field of the output as text
+            if out.output_type == "error":
+                found.append(f"cell {cell.execution_count} stored an error")
+            elif out.get("name") == "stderr":
+                found.append(f"cell {cell.execution_count} wrote to stderr (a warning?)")
+            elif LEAKS.search(text.split('"image/png"')[0]):
+                found.append(f"cell {cell.execution_count} output shows a path or memory address")
+    return found
+
+
+def export(lib_path=LIBRARY, notebooks=NOTEBOOKS):
+    "Write the `#| export` cells of every notebook to `lib_path` with nbdev's exporter."
+    from nbdev.export import nb_export
+
+    shutil.rmtree(lib_path, ignore_errors=True)
+    for path in sorted(Path(notebooks).glob("[0-9][0-9]_*.ipynb")):
+        nb_export(str(path), lib_path=str(lib_path))
+
+
+def out_of_sync():
+    "Files of bleu_lib/ that differ from a fresh export of the notebooks (empty when in sync)."
+    with tempfile.TemporaryDirectory() as tmp:
+        # Same layout as the repository, so that the generated headers name the same notebook paths.
+        shutil.copytree(NOTEBOOKS, Path(tmp) / "notebooks", ignore=shutil.ignore_patterns(".*"))
+        export(Path(tmp) / "bleu_lib", Path(tmp) / "notebooks")
+        fresh = {p.name for p in (Path(tmp) / "bleu_lib").glob("*.py")}
+        stored = {p.name for p in LIBRARY.glob("*.py")}
+        differ = [n for n in fresh & stored if not filecmp.cmp(LIBRARY / n, Path(tmp) / "bleu_lib" / n, shallow=False)]
+        return sorted(differ + list(fresh ^ stored))
+
+
+def main(command, *names):
+    if command == "run":
+        for path in notebook_paths(names):
+            print("running", path.name, flush=True)
+            run(path)
+    elif command == "clean":
+        for path in notebook_paths():
+            nbformat.write(clean(nbformat.read(path, as_version=4)), path)
+    elif command == "export":
+        export()
+    elif command == "check":
+        report = [f"{p.name}: {msg}" for p in notebook_paths() for msg in problems(p)]
+        report += [f"bleu_lib/{name} differs from the notebooks (run `python tools/nbtools.py export`)"
+                   for name in out_of_sync()]
+        print("\n".join(report) or "notebooks clean, bleu_lib in sync")
+        return 1 if report else 0
+    else:
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]) if len(sys.argv) > 1 else main("help"))
