@@ -3,15 +3,9 @@ import json
 import logging
 from pathlib import Path
 
-import matplotlib
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
-
-# Build matplotlib's font cache now, in this process: on a fresh machine the first import prints
-# "Matplotlib is building the font cache", which would otherwise land in a notebook's stored output under nbval.
-matplotlib.use("Agg")
-import matplotlib.pyplot  # noqa: E402,F401
 
 # SacreBLEU logs advice (effective order, tokenized input) that is irrelevant to the comparisons we make.
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
