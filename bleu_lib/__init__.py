@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['ngrams', 'ngram_counts', 'Precision', 'modified_precision', 'brevity_penalty', 'closest_ref_length', 'BleuStats',
-           'BleuWarning', 'bleu_from_stats', 'nltk32_bleu_from_stats', 'segment_stats', 'sentence_bleu']
+           'BleuWarning', 'bleu_from_stats', 'nltk32_bleu_from_stats', 'segment_stats', 'sentence_bleu', 'corpus_bleu',
+           'corpus_stats', 'TOKENIZERS', 'get_tokenizer', 'BLEU', 'BLEUScore', 'BLEUSignature']
 
 # %% ../notebooks/00_introduction.ipynb #c07
 __version__ = "0.1.0"
@@ -14,6 +15,10 @@ from .precision import Precision, modified_precision
 from .brevity import brevity_penalty, closest_ref_length
 from .sentence import BleuStats, BleuWarning, bleu_from_stats, nltk32_bleu_from_stats
 from .sentence import segment_stats, sentence_bleu
+from .corpus import corpus_bleu, corpus_stats
+from .tokenizers import TOKENIZERS, get_tokenizer
+from .metric import BLEU, BLEUScore, BLEUSignature
 
 _all_ = ["ngrams", "ngram_counts", "Precision", "modified_precision", "brevity_penalty", "closest_ref_length",
-         "BleuStats", "BleuWarning", "bleu_from_stats", "nltk32_bleu_from_stats", "segment_stats", "sentence_bleu"]
+         "BleuStats", "BleuWarning", "bleu_from_stats", "nltk32_bleu_from_stats", "segment_stats", "sentence_bleu",
+         "corpus_bleu", "corpus_stats", "TOKENIZERS", "get_tokenizer", "BLEU", "BLEUScore", "BLEUSignature"]

@@ -13,25 +13,25 @@ from fractions import Fraction
 from .ngrams import check_tokens, ngram_counts
 
 # %% ../notebooks/02_modified_precision.ipynb #c06
-def check_references(references):
+def check_references(references, name="references"):
     "Return `references` as a list of token tuples, or raise an error that says how to fix the nesting."
     if isinstance(references, (str, bytes)):
-        raise TypeError("references is a string, but it must be a list of references, each a list of "
-                        "tokens: [reference.split()]")
+        raise TypeError(f"{name} is a string, but it must be a list of references, each a list of tokens: "
+                        "[reference.split()]")
     try:
         refs = list(references)  # any iterable of references will do: their order never matters
     except TypeError:
-        raise TypeError(f"references must be a list of token lists, not {type(references).__name__}") from None
+        raise TypeError(f"{name} must be a list of token lists, not {type(references).__name__}") from None
     if not refs:
-        raise ValueError("references is empty: give at least one reference translation per hypothesis")
+        raise ValueError(f"{name} is empty: give at least one reference translation per hypothesis")
     if all(isinstance(ref, str) for ref in refs):
-        raise TypeError("references is one flat list of strings (a single tokenized reference?): wrap it "
-                        "as [reference]. The argument order is (references, hypothesis).")
+        raise TypeError(f"{name} is one flat list of strings (a single tokenized reference?): wrap it as "
+                        "[reference]. The argument order is (references, hypothesis).")
     if isinstance(refs[0], Sequence) and refs[0] and not isinstance(refs[0], str) \
             and isinstance(refs[0][0], Sequence) and not isinstance(refs[0][0], str):
-        raise TypeError("references is nested one level too deep: it must be a list of token lists, "
+        raise TypeError(f"{name} is nested one level too deep: it must be a list of token lists, "
                         "[ref1_tokens, ref2_tokens]; a list of those per segment is corpus_bleu's input")
-    return [check_tokens(ref, f"references[{i}]") for i, ref in enumerate(refs)]
+    return [check_tokens(ref, f"{name}[{i}]") for i, ref in enumerate(refs)]
 
 # %% ../notebooks/02_modified_precision.ipynb #c10
 def max_ref_counts(refs, max_order):

@@ -106,7 +106,7 @@ def check_smoothing(smoothing_function):
 def nltk_smoothed_bleu(stats, weights, smoothing_function, refs, hyp):
     "NLTK's smoothing protocol: precisions floored at 1/1 totals, 0 if no unigram matches, then `smoothing_function`."
     if stats.matches[0] == 0:
-        return 0.0  # NLTK returns before smoothing; notebook 07 discusses it
+        return 0.0  # NLTK returns before smoothing; notebook 09 discusses it
     p_n = [Precision(m, max(1, l)) for m, l in zip(stats.matches, stats.totals)]
     p_n = smoothing_function(p_n, references=[list(r) for r in refs], hypothesis=list(hyp), hyp_len=stats.hyp_len)
     log_mean = math.fsum(w * math.log(p) for w, p in zip(weights, p_n) if p > 0)
