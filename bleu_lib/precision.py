@@ -6,7 +6,6 @@
 __all__ = ['check_references', 'max_ref_counts', 'clip_counts', 'Precision', 'check_order', 'modified_precision']
 
 # %% ../notebooks/02_modified_precision.ipynb #c05
-from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -36,9 +35,11 @@ def check_references(references, name="references"):
 # %% ../notebooks/02_modified_precision.ipynb #c10
 def max_ref_counts(refs, max_order):
     "For every n-gram of the references, its largest count in any single reference: the clipping limit."
-    limits = Counter()
-    for ref in refs:
-        limits |= ngram_counts(ref, max_order)  # | keeps the larger count of each n-gram
+    limits = ngram_counts(refs[0], max_order)
+    for ref in refs[1:]:
+        for ngram, count in ngram_counts(ref, max_order).items():
+            if count > limits.get(ngram, 0):
+                limits[ngram] = count
     return limits
 
 # %% ../notebooks/02_modified_precision.ipynb #c14
@@ -48,7 +49,9 @@ def clip_counts(hyp_counts, limits, max_order):
     for ngram, count in hyp_counts.items():
         n = len(ngram)
         totals[n - 1] += count
-        matches[n - 1] += min(count, limits[ngram])  # an n-gram no reference has gets limit 0
+        limit = limits.get(ngram, 0)  # an n-gram no reference has gets limit 0 (.get is faster than Counter's [])
+        if limit:
+            matches[n - 1] += min(count, limit)
     return matches, totals
 
 # %% ../notebooks/02_modified_precision.ipynb #c18

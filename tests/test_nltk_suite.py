@@ -15,13 +15,12 @@ import pytest
 from nltk.translate import bleu_score as nltk_bleu
 
 import bleu_lib
-from bleu_lib import BleuWarning, brevity_penalty, closest_ref_length, modified_precision, sentence_bleu
+from bleu_lib import BleuWarning, brevity_penalty, closest_ref_length, corpus_bleu, modified_precision, sentence_bleu
 
 # The functions under test replace NLTK's; everything else in the doctests (SmoothingFunction) stays NLTK's.
-# corpus_bleu's docstring arrives with bleu_lib.corpus_bleu (issue 3).
-OURS = {name: getattr(bleu_lib, name) for name in ["sentence_bleu", "modified_precision", "closest_ref_length",
-                                                   "brevity_penalty"]}
-DOCSTRINGS = ["sentence_bleu", "modified_precision", "brevity_penalty", "SmoothingFunction.__init__"]
+OURS = {name: getattr(bleu_lib, name) for name in ["sentence_bleu", "corpus_bleu", "modified_precision",
+                                                   "closest_ref_length", "brevity_penalty"]}
+DOCSTRINGS = ["sentence_bleu", "corpus_bleu", "modified_precision", "brevity_penalty", "SmoothingFunction.__init__"]
 
 
 def nltk_quietly(function, *args, **kwargs):
@@ -152,3 +151,28 @@ def test_empty_references_and_hypothesis():
 def test_reference_or_hypothesis_shorter_than_fourgrams():
     """TestBLEUFringeCases.test_reference_or_hypothesis_shorter_than_fourgrams."""
     zero_with_warning(["let it go".split()], "let go it".split())
+
+
+# --- classes TestBLEUWithBadSentence and TestBLEUWithMultipleWeights ------------------------------------------
+# (TestBLEUvsMteval13a needs NLTK's wmt15_eval data package, which we may not ship or download; its comparison with
+# mteval-v13a is covered by the SacreBLEU-compatible tests, whose 13a tokenizer and exp smoothing are mteval's.)
+
+def test_corpus_bleu_with_bad_sentence():
+    """TestBLEUWithBadSentence: a garbled hypothesis with no bigram match scores ~0 with a warning."""
+    hyp = "Teo S yb , oe uNb , R , T t , , t Tue Ar saln S , , 5istsi l , 5oe R ulO sae oR R"
+    ref = ("Their tasks include changing a pump on the faulty stokehold .Likewise , two species that are very "
+           "similar in morphology were distinguished using genetics .")
+    with pytest.warns(BleuWarning, match="p_2 = 0/"):
+        ours = corpus_bleu([[ref.split()]], [hyp.split()])
+    theirs = nltk_quietly(nltk_bleu.corpus_bleu, [[ref.split()]], [hyp.split()])
+    assert ours == 0.0 and 0 < theirs < 1e-70 and round(ours, 4) == round(theirs, 4) == 0.0
+
+
+def test_corpus_bleu_with_multiple_weights():
+    """TestBLEUWithMultipleWeights: a list of weight sets gives the same scores as one call per set."""
+    refs = [[REF1, REF2, REF3], ["he was interested in world history because he read the book".split()]]
+    hyps = [HYP1, "he read the book because he was interested in world history".split()]
+    weight_sets = [(1, 0, 0, 0), (0.25, 0.25, 0.25, 0.25), (0, 0, 0, 0, 1)]
+    scores = corpus_bleu(refs, hyps, weights=weight_sets)
+    assert scores == [corpus_bleu(refs, hyps, w) for w in weight_sets]
+    assert scores == nltk_bleu.corpus_bleu(refs, hyps, weights=weight_sets)

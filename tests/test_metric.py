@@ -1,0 +1,154 @@
+"""bleu_lib.BLEU against SacreBLEU's BLEU: numbers, output, signatures, and the layouts SacreBLEU lets through."""
+import copy
+import json
+import warnings
+
+import pytest
+from hypothesis import given, strategies as st
+from sacrebleu.metrics import BLEU as SacreBLEU
+
+from bleu_lib import BLEU, BleuWarning
+from conftest import ROOT, load_data
+
+WORDS = ["the", "a", "cat", "sat", "mat", ".", ",", "!", "3.5", "1,000", "don't", "well-known", "&amp;", "中文", "Éé", "-"]
+lines = st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join)
+
+
+@st.composite
+def corpora(draw):
+    "Hypotheses and 1 to 4 reference streams of equal length; later streams may have None placeholders."
+    hyps = draw(st.lists(lines, min_size=1, max_size=12))
+    streams = [draw(st.lists(lines, min_size=len(hyps), max_size=len(hyps)))]
+    for _ in range(draw(st.integers(0, 3))):
+        streams.append(draw(st.lists(st.one_of(lines, st.none()), min_size=len(hyps), max_size=len(hyps))))
+    return hyps, streams
+
+
+options = st.fixed_dictionaries({
+    "lowercase": st.booleans(), "tokenize": st.sampled_from(["13a", "none", "char", "zh", "intl"]),
+    "smooth_method": st.sampled_from(["exp", "floor", "add-k", "none"]), "smooth_value": st.sampled_from([None, 0.0, 0.3, 2]),
+    "max_ngram_order": st.integers(1, 5), "effective_order": st.booleans()})
+
+
+def score_quietly(metric, *args, method="corpus_score"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BleuWarning)  # the CJK warning fires on purpose for 中文
+        return getattr(metric, method)(*args)
+
+
+@given(corpora(), options)
+def test_corpus_score_is_sacrebleus(corpus, opts):
+    hyps, streams = corpus
+    before = copy.deepcopy(corpus)
+    ours_metric, theirs_metric = BLEU(**opts), SacreBLEU(**opts)
+    ours, theirs = score_quietly(ours_metric, hyps, streams), theirs_metric.corpus_score(hyps, streams)
+    assert (ours.score, ours.counts, ours.totals, ours.precisions, ours.bp, ours.sys_len, ours.ref_len) == \
+           (theirs.score, theirs.counts, theirs.totals, theirs.precisions, theirs.bp, theirs.sys_len, theirs.ref_len)
+    signature = str(ours_metric.get_signature())
+    assert signature == str(theirs_metric.get_signature())
+    assert ours_metric.get_signature().format(short=True) == theirs_metric.get_signature().format(short=True)
+    for width in (0, 1, 2, 4):
+        assert ours.format(width, signature=signature) == theirs.format(width, signature=signature)
+        assert ours.format(width, signature=signature, is_json=True) == theirs.format(width, signature=signature, is_json=True)
+        assert ours.format(width, score_only=True) == theirs.format(width, score_only=True)
+    assert (hyps, streams) == before
+
+
+@given(lines, st.lists(lines, min_size=1, max_size=4), options)
+def test_sentence_score_is_sacrebleus(hyp, refs, opts):
+    ours = score_quietly(BLEU(**opts), hyp, refs, method="sentence_score")
+    assert str(ours) == str(SacreBLEU(**opts).sentence_score(hyp, refs)) and ours.score == SacreBLEU(**opts).sentence_score(hyp, refs).score
+
+
+@given(corpora())
+def test_cached_references_give_the_same_score(corpus):
+    hyps, streams = corpus
+    cached = BLEU(references=streams)
+    assert score_quietly(cached, hyps, None).score == score_quietly(BLEU(), hyps, streams).score
+    assert str(cached.get_signature()) == str(SacreBLEU(references=streams).get_signature())
+
+
+def test_compute_bleu_never_changes_its_arguments():
+    correct, total = [3, 0, 0, 0], [4, 3, 2, 1]
+    ours = BLEU.compute_bleu(correct, total, 4, 5, smooth_method="add-k")
+    assert (correct, total) == ([3, 0, 0, 0], [4, 3, 2, 1])  # SacreBLEU's would now be [3, 1, 1, 1], [4, 4, 3, 2]
+    assert ours.counts == [3, 1, 1, 1] and ours.totals == [4, 4, 3, 2]  # reported like SacreBLEU's
+
+
+def test_nasa_output_line():
+    nasa = load_data("published_examples.json")["nasa"]
+    result = BLEU().corpus_score([nasa["candidates"][0]["text"]], [[nasa["reference"]]])
+    assert str(result) == "BLEU = 27.64 75.0/45.5/30.0/11.1 (BP = 0.846 ratio = 0.857 hyp_len = 12 ref_len = 14)"
+    assert json.loads(result.format(signature="nrefs:1|case:mixed", is_json=True))["nrefs"] == "1"
+
+
+HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
+REFS = ["The dog bit the man.", "It was not unexpected.", "The man bit him first."]
+LAYOUT_MISTAKES = [
+    # (what, hypotheses, references, exception, words in the message)
+    ("bare strings (the NASA call)", HYPS[0], REFS[0], TypeError, "hypotheses is a single string"),
+    ("references a bare string", HYPS, "x", TypeError, "references is a single string"),
+    ("one stream not wrapped", HYPS, REFS, TypeError, "pass [references]"),
+    ("each line wrapped on its own", HYPS, [[r] for r in REFS], ValueError, "looks transposed"),
+    ("NLTK's per-segment layout", HYPS, [[r, r] for r in REFS], ValueError, "zip(*references)"),
+    ("a stream too short", HYPS, [REFS[:2]], ValueError, "has 2 lines but there are 3 hypotheses"),
+    ("a stream too long", HYPS, [REFS + ["extra"]], ValueError, "has 4 lines but there are 3"),
+    ("streams of different lengths", HYPS, [REFS, REFS[:2]], ValueError, "reference stream 1 has 2 lines"),
+    ("token lists for hypotheses", [h.split() for h in HYPS], [REFS], TypeError, "' '.join(tokens)"),
+    ("None as a hypothesis", [HYPS[0], None, HYPS[2]], [REFS], TypeError, "hypotheses[1] is NoneType"),
+    ("token lists for references", HYPS, [[r.split() for r in REFS]], TypeError, "references[0][0] is list"),
+    ("no hypotheses", [], [[]], ValueError, "nothing to score"),
+    ("no references", HYPS, [], TypeError, "non-empty list of reference streams"),
+    ("a segment with no reference", HYPS, [[REFS[0], None, REFS[2]]], ValueError, "segment 1 has no reference"),
+    ("hypotheses a generator", (h for h in HYPS), [REFS], TypeError, "must be a list of strings"),
+]
+
+
+@pytest.mark.parametrize("what, hyps, refs, exception, words", LAYOUT_MISTAKES, ids=[row[0] for row in LAYOUT_MISTAKES])
+def test_layout_mistakes_get_a_clear_error(what, hyps, refs, exception, words):
+    with pytest.raises(exception) as error:
+        BLEU().corpus_score(hyps, refs)
+    assert type(error.value) is exception and words in str(error.value)
+
+
+@pytest.mark.parametrize("call, exception, words", [
+    (lambda: BLEU().sentence_score(["a", "b"], ["a b"]), TypeError, "sentence_score scores one string"),
+    (lambda: BLEU().sentence_score("a b", "a b"), TypeError, "list of reference strings"),
+    (lambda: BLEU(smooth_method="laplace"), ValueError, "is not one of"),
+    (lambda: BLEU(smooth_method="floor", smooth_value=-1), ValueError, "at least 0"),
+    (lambda: BLEU(smooth_value=float("nan")), ValueError, "finite"),
+    (lambda: BLEU(max_ngram_order=0), ValueError, "at least 1"),
+    (lambda: BLEU(tokenize="ja-mecab"), ValueError, "not included in bleu_lib"),
+    (lambda: BLEU(trg_lang="ja"), ValueError, "not included in bleu_lib"),
+    (lambda: BLEU().get_signature(), ValueError, "number of references is unknown"),
+    (lambda: BLEU.compute_bleu([1, 0], [2, 1], 2, 2), ValueError, "need 4 counts each"),
+    (lambda: BLEU.compute_bleu([1, 0, 0, 0], [2, 1, 0, 0], 2.5, 2), TypeError, "sys_len must be an int"),
+    (lambda: BLEU().corpus_score(["a"], None), ValueError, "no references"),
+])
+def test_bad_options_get_a_clear_error(call, exception, words):
+    with pytest.raises(exception, match=None) as error:
+        call()
+    assert words in str(error.value)
+
+
+def test_warning_for_chinese_under_13a_and_none():
+    zh = ROOT / "data" / "zh"
+    hyps = (zh / "sys.zh").read_text(encoding="utf-8").splitlines()
+    refs = [(zh / "ref.zh").read_text(encoding="utf-8").splitlines()]
+    for tokenize in ("13a", "none"):
+        with pytest.warns(BleuWarning, match="looks Chinese or Japanese"):
+            BLEU(tokenize=tokenize).corpus_score(hyps, refs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning with the right tokenizer, nor for English
+        BLEU(tokenize="zh").corpus_score(hyps, refs)
+        BLEU().corpus_score(HYPS, [REFS])
+
+
+def test_warning_for_tokenized_output_unless_forced():
+    hyps, refs = ["the cat sat ."] * 100, [["the cat sat."] * 100]
+    with pytest.warns(BleuWarning, match="looks tokenized"):
+        BLEU().corpus_score(hyps, refs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        BLEU(force=True).corpus_score(hyps, refs)
+        BLEU().corpus_score(hyps[:99], [refs[0][:99]])
