@@ -27,3 +27,13 @@ def test_quick_start_outputs_are_what_the_comments_say():
         else:
             exec(code, namespace)
     assert checked >= 6
+
+
+def test_command_line_example_prints_what_the_readme_says():
+    import subprocess
+    import sys
+    lines = README.split("From the command line", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0].splitlines()
+    call, expected = lines[0].split(), lines[1].removeprefix("# ")
+    assert call[0] == ".venv/bin/python"
+    done = subprocess.run([sys.executable, *call[1:]], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.strip() == expected
