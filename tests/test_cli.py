@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from support import ROOT
 
 CORPUS = ROOT / "data" / "corpus"
 REFS = [str(CORPUS / "ref.A.en"), str(CORPUS / "ref.B.en")]

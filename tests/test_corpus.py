@@ -13,7 +13,7 @@ from nltk.translate import bleu_score as nltk_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import BleuStats, BleuWarning, bleu_from_stats, corpus_bleu, corpus_stats, sentence_bleu
-from conftest import load_data
+from support import load_data
 
 tokens = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=10)
 

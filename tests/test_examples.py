@@ -13,7 +13,7 @@ from nltk.translate import bleu_score as nltk_bleu
 
 from bleu_lib import BleuWarning, brevity_penalty, closest_ref_length, modified_precision, nltk32_bleu_from_stats
 from bleu_lib import segment_stats, sentence_bleu
-from conftest import load_data
+from support import load_data
 
 PAPER = load_data("paper_examples.json")
 PUBLISHED = load_data("published_examples.json")

@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import BLEU, BleuWarning
-from conftest import ROOT, load_data
+from support import ROOT, load_data
 
 WORDS = ["the", "a", "cat", "sat", "mat", ".", ",", "!", "3.5", "1,000", "don't", "well-known", "&amp;", "中文", "Éé", "-"]
 lines = st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join)

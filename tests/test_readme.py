@@ -1,7 +1,7 @@
 """The README's promises: the test command is what CI runs, and the quick start prints what it says."""
 import warnings
 
-from conftest import ROOT
+from support import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 

@@ -9,7 +9,7 @@ from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from bleu_lib import TOKENIZERS, get_tokenizer
 from bleu_lib.tokenizers import CHINESE
-from conftest import load_data
+from support import load_data
 
 SACREBLEU = {"13a": Tokenizer13a(), "none": NoneTokenizer(), "char": TokenizerChar(), "zh": TokenizerZh(),
              "intl": TokenizerV14International()}

@@ -1,0 +1,179 @@
+"""Smoothing: bleu_lib.SmoothingFunction is NLTK's, number for number; chen_cherry_bleu is the paper's.
+
+Where NLTK raises (its method 6 on fewer than 3 orders or no trigram match), ours raises a ValueError; that is the
+only intended difference in bleu_lib.SmoothingFunction, besides never modifying the list it is given.
+Paper values (case A) are from BLEU-NOTES section 3; SacreBLEU's floor/add-k/exp are compared with methods 1/2/3 where the
+definitions coincide, and the cases where they do not are tested as differences.
+"""
+import copy
+import doctest
+import math
+import warnings
+
+import pytest
+from hypothesis import assume, given, strategies as st
+from nltk.translate import bleu_score as nltk_bleu
+from sacrebleu.metrics import BLEU as SacreBLEU
+
+import bleu_lib
+from bleu_lib import BleuStats, Precision, SmoothingFunction, chen_cherry_bleu, chen_cherry_bleu_from_stats, corpus_bleu
+from bleu_lib import segment_stats, sentence_bleu
+
+tokens = st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), max_size=30)
+references = st.lists(tokens, min_size=1, max_size=4)
+parameters = st.fixed_dictionaries({"epsilon": st.sampled_from([0.1, 0.01, 0.5, 1.0]),
+                                    "alpha": st.sampled_from([5, 1, 0.5, 10]), "k": st.sampled_from([5, 1, 2.5, 10])})
+
+
+@st.composite
+def weight_sets(draw):
+    raw = draw(st.lists(st.sampled_from([0, 1, 1, 2, 3]), min_size=1, max_size=6).filter(any))
+    return tuple(w / sum(raw) for w in raw)
+
+
+def close(a, b):
+    return math.isclose(a, b, rel_tol=1e-12, abs_tol=0.0)
+
+
+def outcome(call):
+    "The score, or the exception's type."
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return call()
+    except Exception as error:
+        return type(error)
+
+
+def same_as_nltk(ours, theirs, method):
+    if isinstance(theirs, type):  # NLTK raised: only method 6 may, and we raise a ValueError instead
+        return method == 6 and theirs in (AssertionError, IndexError) and ours is ValueError
+    return not isinstance(ours, type) and (close(ours, theirs) or ours == theirs == 0)
+
+
+@given(references, tokens, st.integers(0, 7), weight_sets(), parameters, st.booleans())
+def test_sentence_level_matches_nltk(refs, hyp, method, weights, params, auto_reweigh):
+    ours = outcome(lambda: sentence_bleu(refs, hyp, weights, getattr(SmoothingFunction(**params), f"method{method}"), auto_reweigh))
+    theirs = outcome(lambda: nltk_bleu.sentence_bleu(refs, hyp, weights, getattr(nltk_bleu.SmoothingFunction(**params), f"method{method}"), auto_reweigh))
+    assert same_as_nltk(ours, theirs, method), (ours, theirs)
+
+
+@given(st.lists(st.tuples(references, tokens), min_size=1, max_size=5), st.integers(0, 7), weight_sets(), parameters)
+def test_corpus_level_matches_nltk(segments, method, weights, params):
+    """Including NLTK's corpus-level quirk: smoothing sees the last segment and the corpus length."""
+    refs, hyps = [s[0] for s in segments], [s[1] for s in segments]
+    ours = outcome(lambda: corpus_bleu(refs, hyps, weights, getattr(SmoothingFunction(**params), f"method{method}")))
+    theirs = outcome(lambda: nltk_bleu.corpus_bleu(refs, hyps, weights, getattr(nltk_bleu.SmoothingFunction(**params), f"method{method}")))
+    assert same_as_nltk(ours, theirs, method), (ours, theirs)
+
+
+@given(references, tokens, st.integers(0, 7))
+def test_methods_never_modify_their_input(refs, hyp, method):
+    stats = segment_stats([tuple(r) for r in refs], tuple(hyp), 4)
+    p_n = [Precision(m, max(1, l)) for m, l in zip(stats.matches, stats.totals)]
+    before, refs_before = list(p_n), copy.deepcopy((refs, hyp))
+    outcome(lambda: getattr(SmoothingFunction(), f"method{method}")(p_n, references=refs, hypothesis=hyp, hyp_len=len(hyp)))
+    assert p_n == before and [type(p) for p in p_n] == [Precision] * len(p_n) and (refs, hyp) == refs_before
+
+
+def test_nltk_smoothing_doctest_with_our_smoothing_function():
+    """nltk/translate/bleu_score.py, SmoothingFunction.__init__: every method on NLTK's example, through bleu_lib."""
+    globs = {**vars(nltk_bleu), "sentence_bleu": sentence_bleu, "SmoothingFunction": SmoothingFunction}
+    test = doctest.DocTestParser().get_doctest(nltk_bleu.SmoothingFunction.__init__.__doc__, globs, "init", None, 0)
+    report = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(test, out=report.append)
+    assert result.attempted >= 9 and result.failed == 0, "".join(report)
+
+
+def test_nltk_bleu_doctest_method4():
+    """nltk/test/bleu.doctest: method 4 on a short hypothesis, 4.4267... (x 100)."""
+    score = sentence_bleu(["It is a place of quiet contemplation .".split()], "It is .".split(),
+                          smoothing_function=SmoothingFunction().method4) * 100
+    assert f"{score:.4f}" == "4.4267"
+
+
+def test_nltk_length_one_hypothesis_with_method4():
+    """nltk/test/unit/translate/test_bleu.py, test_length_one_hypothesis."""
+    refs = ["The candidate has no alignment to any of the references".split()]
+    assert sentence_bleu(refs, ["Foo"], smoothing_function=SmoothingFunction().method4) == 0
+
+
+def test_nltk_sentence_bleu_doctest_method1():
+    """nltk/translate/bleu_score.py, sentence_bleu's docstring: 0.0370... with method 1."""
+    hyp = "It is to insure the troops forever hearing the activity guidebook that party direct".split()
+    refs = ["It is a guide to action that ensures that the military will forever heed Party commands".split(),
+            "It is the guiding principle which guarantees the military forces always being under the command of the Party".split(),
+            "It is the practical guide for the army always to heed the directions of the party".split()]
+    assert f"{sentence_bleu(refs, hyp, smoothing_function=SmoothingFunction().method1):.4f}" == "0.0370"
+
+
+# --- the paper's methods ---------------------------------------------------------------------------------------
+
+CASE_A = ([["the", "cat", "sat", "on", "the", "mat"]], ["the", "cat", "ran", "to", "the", "mat"])
+PAPER_CASE_A = {1: 0.122095, 2: 0.359304, 3: 0.229575, 4: 0.178825, 5: 0.224546, 6: 0.177277, 7: 0.271640}  # BLEU-NOTES
+NLTK_CASE_A = {1: 0.122095, 2: 0.359304, 3: 0.229575, 4: 0.137429, 5: 0.230378, 7: 0.265239}  # BLEU-NOTES; 6 asserts
+
+
+@pytest.mark.parametrize("method", range(1, 8))
+def test_case_a(method):
+    assert round(chen_cherry_bleu(*CASE_A, method), 6) == PAPER_CASE_A[method]
+    if method in NLTK_CASE_A:
+        nltk_score = sentence_bleu(*CASE_A, smoothing_function=getattr(SmoothingFunction(), f"method{method}"))
+        assert round(nltk_score, 6) == NLTK_CASE_A[method]
+        assert (nltk_score == chen_cherry_bleu(*CASE_A, method)) == (method <= 3)  # NLTK departs from 4 on
+
+
+@given(st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), min_size=1, max_size=30), st.integers(1, 7))
+def test_identical_hypothesis_and_reference_score_one(tokens_, method):
+    assert chen_cherry_bleu([tokens_], tokens_, method) == 1.0
+
+
+@given(references, tokens, st.integers(1, 7), weight_sets())
+def test_paper_methods_stay_in_zero_one(refs, hyp, method, weights):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        score = chen_cherry_bleu(refs, hyp, method, weights)
+    assert 0.0 <= score <= 1.0
+
+
+@given(references, tokens, st.sampled_from([(1, "floor"), (2, "add-k"), (3, "exp")]))
+def test_sacrebleu_floor_add_k_exp_are_methods_1_2_3(refs, hyp, pair):
+    """Equal wherever the definitions coincide; the two differences are asserted, not skipped."""
+    method, name = pair
+    sacre = SacreBLEU(tokenize="none", smooth_method=name, effective_order=True).sentence_score(
+        " ".join(hyp), [" ".join(r) for r in refs]).score / 100
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        paper = chen_cherry_bleu(refs, hyp, method)
+    nothing_matches = not any(w in {t for r in refs for t in r} for w in hyp)
+    if nothing_matches:  # SacreBLEU returns 0 before smoothing; methods 1 and 3 smooth the unigrams too
+        assert sacre == 0.0 and (paper == 0.0) == (method == 2 or not hyp)
+    elif method == 2 and len(hyp) < 4:  # SacreBLEU's add-k keeps missing orders at (0 + 1) / (0 + 1); we leave them out
+        assert sacre >= paper
+    else:
+        assert math.isclose(paper, sacre, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("call, words", [  # all ValueError, but the string references (TypeError)
+    (lambda: chen_cherry_bleu(*CASE_A, 8), "one of 1 to 7"),
+    (lambda: chen_cherry_bleu(*CASE_A, 1, epsilon=-0.1), "epsilon must be a finite number of at least 0"),
+    (lambda: chen_cherry_bleu(*CASE_A, 4, k=0), "k must be a finite number above 0"),
+    (lambda: chen_cherry_bleu(*CASE_A, 6, alpha=float("nan")), "alpha must be a finite number"),
+    (lambda: chen_cherry_bleu(*CASE_A, 1, weights=(0.5, 0.6)), "sum to 1.1"),
+    (lambda: chen_cherry_bleu("the cat", ["the", "cat"], 1), "references is a string"),
+    (lambda: chen_cherry_bleu_from_stats(BleuStats(6, 6, (4, 2, 0, 0), (6, 5, 4, 3)), 5), "statistics of order 5"),
+    (lambda: sentence_bleu(*CASE_A, smoothing_function=SmoothingFunction().method6, weights=(0.5, 0.5)), "at least 3 n-gram orders"),
+])
+def test_bad_smoothing_input_gets_a_clear_error(call, words):
+    with pytest.raises((ValueError, TypeError)) as error:
+        call()
+    assert type(error.value) is (TypeError if "string" in words else ValueError) and words in str(error.value)
+
+
+def test_zero_after_smoothing_is_exactly_zero_with_a_warning():
+    with pytest.warns(bleu_lib.BleuWarning, match="after smoothing method 4"):
+        assert chen_cherry_bleu([["a", "b"]], ["c"], 4) == 0.0  # one token: ln 1 = 0
+    with pytest.warns(bleu_lib.BleuWarning, match="has 0 tokens"):
+        assert chen_cherry_bleu([["a", "b"]], [], 1) == 0.0
