@@ -4,9 +4,9 @@
 
 # %% auto #0
 __all__ = ['ngrams', 'ngram_counts', 'Precision', 'modified_precision', 'brevity_penalty', 'closest_ref_length', 'BleuStats',
-           'BleuWarning', 'bleu_from_stats', 'nltk32_bleu_from_stats', 'segment_stats', 'sentence_bleu', 'corpus_bleu',
-           'corpus_stats', 'TOKENIZERS', 'get_tokenizer', 'BLEU', 'BLEUScore', 'BLEUSignature', 'SmoothingFunction',
-           'chen_cherry_bleu', 'chen_cherry_bleu_from_stats']
+           'BleuWarning', 'ZeroBleuWarning', 'bleu_from_stats', 'nltk32_bleu_from_stats', 'segment_stats',
+           'sentence_bleu', 'corpus_bleu', 'corpus_stats', 'TOKENIZERS', 'get_tokenizer', 'BLEU', 'BLEUScore',
+           'BLEUSignature', 'SmoothingFunction', 'chen_cherry_bleu', 'chen_cherry_bleu_from_stats']
 
 # %% ../notebooks/00_introduction.ipynb #c07
 __version__ = "0.1.0"
@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 from .ngrams import ngrams, ngram_counts
 from .precision import Precision, modified_precision
 from .brevity import brevity_penalty, closest_ref_length
-from .sentence import BleuStats, BleuWarning, bleu_from_stats, nltk32_bleu_from_stats
+from .sentence import BleuStats, BleuWarning, ZeroBleuWarning, bleu_from_stats, nltk32_bleu_from_stats
 from .sentence import segment_stats, sentence_bleu
 from .corpus import corpus_bleu, corpus_stats
 from .tokenizers import TOKENIZERS, get_tokenizer
@@ -22,6 +22,6 @@ from .metric import BLEU, BLEUScore, BLEUSignature
 from .smoothing import SmoothingFunction, chen_cherry_bleu, chen_cherry_bleu_from_stats
 
 _all_ = ["ngrams", "ngram_counts", "Precision", "modified_precision", "brevity_penalty", "closest_ref_length",
-         "BleuStats", "BleuWarning", "bleu_from_stats", "nltk32_bleu_from_stats", "segment_stats", "sentence_bleu",
+         "BleuStats", "BleuWarning", "ZeroBleuWarning", "bleu_from_stats", "nltk32_bleu_from_stats", "segment_stats", "sentence_bleu",
          "corpus_bleu", "corpus_stats", "TOKENIZERS", "get_tokenizer", "BLEU", "BLEUScore", "BLEUSignature",
          "SmoothingFunction", "chen_cherry_bleu", "chen_cherry_bleu_from_stats"]

@@ -11,7 +11,7 @@ from operator import add
 
 from .ngrams import check_tokens
 from .precision import check_references
-from .sentence import BleuStats, check_smoothing, check_weights, nltk_score, segment_stats
+from .sentence import BleuStats, check_flag, check_smoothing, check_weights, nltk_score, segment_stats
 
 # %% ../notebooks/05_corpus_bleu.ipynb #c06
 def check_corpus(list_of_references, hypotheses):
@@ -47,6 +47,7 @@ def corpus_bleu(list_of_references, hypotheses, weights=(0.25, 0.25, 0.25, 0.25)
     refs_per_segment, hyps = check_corpus(list_of_references, hypotheses)
     weight_sets, several = check_weights(weights)
     check_smoothing(smoothing_function)
+    check_flag(auto_reweigh, "auto_reweigh")
     max_order = max(len(w) for w in weight_sets)
     stats = reduce(add, (nltk_floor(segment_stats(refs, hyp, max_order)) for refs, hyp in zip(refs_per_segment, hyps)))
     # subtle: like NLTK, smoothing sees the *last* segment's references and hypothesis (notebook 09)

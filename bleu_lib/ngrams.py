@@ -14,8 +14,9 @@ import reprlib
 def check_tokens(tokens, name="hypothesis"):
     "Return `tokens` as a tuple of strings, or raise a TypeError that says how to fix it."
     if isinstance(tokens, (str, bytes)):
-        raise TypeError(f"{name} is a {type(tokens).__name__}, but BLEU counts tokens: pass a list of "
-                        f"strings, for example {name}.split() gives {reprlib.repr(str(tokens).split())}")
+        kind = "string" if isinstance(tokens, str) else "bytes object"
+        raise TypeError(f"{name} is a {kind}, but BLEU counts tokens: pass a list of strings, "
+                        f"for example {name}.split() gives {reprlib.repr(str(tokens).split())}")
     if not isinstance(tokens, Sequence):
         raise TypeError(f"{name} must be a list or tuple of string tokens, not {type(tokens).__name__}; "
                         f"convert it with list(...)")

@@ -15,7 +15,7 @@ import warnings
 from .ngrams import check_tokens, ngrams
 from .precision import Precision, check_references, modified_precision
 from .brevity import brevity_penalty
-from .sentence import BleuWarning, check_weight_set, segment_stats, zero_precision_message
+from .sentence import BleuWarning, ZeroBleuWarning, check_weight_set, segment_stats, zero_precision_message
 
 # %% ../notebooks/09_smoothing.ipynb #c11
 def epsilon_counts(m, l, hyp_len, epsilon=0.1, **unused):
@@ -93,7 +93,7 @@ def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25),
     check_parameter(alpha, "alpha")
     present = sum(1 for l_n in stats.totals[:len(weights)] if l_n > 0)  # orders the hypothesis has
     if present == 0:
-        warnings.warn(zero_precision_message(stats, [1]), BleuWarning, stacklevel=2)
+        warnings.warn(zero_precision_message(stats, [1]), ZeroBleuWarning, stacklevel=2)
         return 0.0
     if len(stats.matches) < present + 1 and method in (5, 7):
         raise ValueError(f"method {method} needs the statistics of order {present + 1} too: "
@@ -101,12 +101,13 @@ def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25),
     kept = weights[:present]
     if sum(kept) == 0:
         warnings.warn(f"BLEU is 0: the hypothesis has {stats.hyp_len} tokens, and only orders it does not have "
-                      "are weighted", BleuWarning, stacklevel=2)
+                      "are weighted", ZeroBleuWarning, stacklevel=2)
         return 0.0
     p = PAPER_METHODS[method](stats.matches, stats.totals[:present], stats.hyp_len, epsilon=epsilon, k=k, alpha=alpha)
     zero = [n for n, (w, p_n) in enumerate(zip(kept, p), start=1) if w > 0 and p_n == 0]
     if zero:
-        warnings.warn(zero_precision_message(stats, zero) + f" (after smoothing method {method})", BleuWarning, stacklevel=2)
+        warnings.warn(zero_precision_message(stats, zero, f"(This is after smoothing method {method}.)"),
+                      ZeroBleuWarning, stacklevel=2)
         return 0.0
     log_mean = math.fsum(w / sum(kept) * math.log(p_n) for w, p_n in zip(kept, p) if w > 0)
     return brevity_penalty(stats.ref_len, stats.hyp_len) * math.exp(log_mean)

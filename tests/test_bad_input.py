@@ -1,23 +1,31 @@
-"""Bad input gets a clear TypeError or ValueError that names the problem and the fix, or a defined result.
+"""Bad input, one table per interface: every row gets a clear TypeError or ValueError (or, for the command line, one
+line on stderr and a non-zero exit) that names the problem and the fix. README.md shows the same rows ("Bad input").
 
-Each row: the call, the exception, and words the message must contain. No row may crash with an unrelated
-exception (ZeroDivisionError, IndexError, KeyError...), return NaN, or modify its arguments.
+No row may crash with an unrelated exception (ZeroDivisionError, IndexError, KeyError...), return NaN, or modify its
+arguments; degenerate but meaningful input (empty lines, a hypothesis shorter than n) gets a defined result instead.
 """
 import copy
 import math
+import os
+import subprocess
+import sys
 import warnings
 
 import pytest
 from hypothesis import given, strategies as st
-from nltk.translate.bleu_score import SmoothingFunction
+from nltk.translate.bleu_score import SmoothingFunction as NLTKSmoothingFunction
 
-from bleu_lib import brevity_penalty, closest_ref_length, modified_precision, sentence_bleu
+from bleu_lib import BLEU, SmoothingFunction, brevity_penalty, chen_cherry_bleu, closest_ref_length, corpus_bleu
+from bleu_lib import modified_precision, sentence_bleu
+from support import ROOT
 
 REFS = [["the", "cat", "is", "on", "the", "mat"]]
 HYP = ["the", "cat", "sat", "on", "the", "mat"]
+HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
+STREAM = ["The dog bit the man.", "It was not unexpected.", "The man bit him first."]
 
-BAD = [
-    # (what is wrong, the call, expected exception, words the message must contain)
+# (what is wrong, the call, the exception, words the message must contain)
+TOKEN_API = [
     ("hypothesis as a string", lambda: sentence_bleu(REFS, "the cat sat"), TypeError, "hypothesis.split()"),
     ("hypothesis as bytes", lambda: sentence_bleu(REFS, b"the cat"), TypeError, "list of strings"),
     ("references as a string", lambda: sentence_bleu("the cat is on the mat", HYP), TypeError, "[reference.split()]"),
@@ -28,12 +36,11 @@ BAD = [
     ("hypothesis nested", lambda: sentence_bleu(REFS, [HYP]), TypeError, "one flat list of words"),
     ("integer token ids", lambda: sentence_bleu(REFS, [1, 2, 3]), TypeError, "decode integer ids"),
     ("None as a token", lambda: sentence_bleu(REFS, ["the", None]), TypeError, "hypothesis[1]"),
-    ("None as a reference", lambda: sentence_bleu([REFS[0], None], HYP), TypeError, "references[1]"),
+    ("None inside references", lambda: sentence_bleu([REFS[0], None], HYP), TypeError, "references[1]"),
     ("a set of tokens", lambda: sentence_bleu(REFS, set(HYP)), TypeError, "list or tuple"),
     ("references not iterable", lambda: sentence_bleu(5, HYP), TypeError, "list of token lists"),
     ("empty weights", lambda: sentence_bleu(REFS, HYP, ()), ValueError, "weights is empty"),
     ("non-numeric weight", lambda: sentence_bleu(REFS, HYP, (0.5, "0.5")), TypeError, "weights must be numbers"),
-    ("None as a weight", lambda: sentence_bleu(REFS, HYP, (0.5, None)), TypeError, "weights[1]"),
     ("weights as a string", lambda: sentence_bleu(REFS, HYP, "0.25"), TypeError, "tuple of numbers"),
     ("negative weight", lambda: sentence_bleu(REFS, HYP, (1.5, -0.5)), ValueError, "at least 0"),
     ("NaN weight", lambda: sentence_bleu(REFS, HYP, (0.5, math.nan, 0.5)), ValueError, "finite"),
@@ -42,19 +49,111 @@ BAD = [
     ("one bad set among several", lambda: sentence_bleu(REFS, HYP, [(0.5, 0.5), ()]), ValueError, "weights[1] is empty"),
     ("SmoothingFunction instead of a method", lambda: sentence_bleu(REFS, HYP, smoothing_function=SmoothingFunction()),
      TypeError, "pass a method"),
+    ("auto_reweigh as a string", lambda: sentence_bleu(REFS, HYP, auto_reweigh="no"), TypeError, "True or False"),
+    ("NLTK method 6 on a short hypothesis", lambda: sentence_bleu(REFS, ["the", "cat"], smoothing_function=SmoothingFunction().method6),
+     ValueError, "trigram match"),
+    ("unknown paper smoothing method", lambda: chen_cherry_bleu(REFS, HYP, 8), ValueError, "one of 1 to 7"),
+    ("negative epsilon", lambda: chen_cherry_bleu(REFS, HYP, 1, epsilon=-1), ValueError, "epsilon must be"),
+    ("infinite k", lambda: chen_cherry_bleu(REFS, HYP, 4, k=math.inf), ValueError, "k must be"),
     ("n-gram order 0", lambda: modified_precision(REFS, HYP, 0), ValueError, "at least 1"),
     ("n-gram order as a float", lambda: modified_precision(REFS, HYP, 2.0), TypeError, "must be an int"),
     ("negative hypothesis length", lambda: closest_ref_length(REFS, -1), ValueError, "hyp_len must be at least 0"),
     ("length as a float", lambda: brevity_penalty(12.5, 10), TypeError, "closest_ref_len must be an int"),
-    ("length as a string", lambda: brevity_penalty(12, "10"), TypeError, "hyp_len must be an int"),
+    ("empty corpus", lambda: corpus_bleu([], []), ValueError, "the corpus is empty"),
+    ("corpus lengths differ", lambda: corpus_bleu([REFS], [HYP, HYP]), ValueError, "2 hypotheses but 1 lists"),
+    ("corpus references not wrapped per segment", lambda: corpus_bleu([REFS[0], REFS[0]], [HYP, HYP]), TypeError,
+     "list_of_references[0] is one flat list"),
+]
+
+TEXT_API = [
+    ("bare strings (the NASA call)", lambda: BLEU().corpus_score(HYPS[0], STREAM[0]), TypeError, "hypotheses is a single string"),
+    ("references a bare string", lambda: BLEU().corpus_score(HYPS, "x"), TypeError, "references is a single string"),
+    ("one stream not wrapped", lambda: BLEU().corpus_score(HYPS, STREAM), TypeError, "pass [references]"),
+    ("each line wrapped on its own", lambda: BLEU().corpus_score(HYPS, [[r] for r in STREAM]), ValueError, "looks transposed"),
+    ("NLTK's per-segment layout (transposed)", lambda: BLEU().corpus_score(HYPS, [[r, r] for r in STREAM]), ValueError,
+     "zip(*references)"),
+    ("a stream too short", lambda: BLEU().corpus_score(HYPS, [STREAM[:2]]), ValueError, "has 2 lines but there are 3"),
+    ("a stream too long", lambda: BLEU().corpus_score(HYPS, [STREAM + ["extra"]]), ValueError, "has 4 lines but there are 3"),
+    ("streams of different lengths", lambda: BLEU().corpus_score(HYPS, [STREAM, STREAM[:2]]), ValueError, "stream 1 has 2 lines"),
+    ("token lists for hypotheses", lambda: BLEU().corpus_score([h.split() for h in HYPS], [STREAM]), TypeError, "' '.join(tokens)"),
+    ("token lists for references", lambda: BLEU().corpus_score(HYPS, [[r.split() for r in STREAM]]), TypeError,
+     "references[0][0] is list"),
+    ("None as a hypothesis", lambda: BLEU().corpus_score([HYPS[0], None, HYPS[2]], [STREAM]), TypeError, "hypotheses[1] is NoneType"),
+    ("a segment with no reference at all", lambda: BLEU().corpus_score(HYPS, [[STREAM[0], None, STREAM[2]]]), ValueError,
+     "segment 1 has no reference"),
+    ("empty corpus (no hypotheses)", lambda: BLEU().corpus_score([], [[]]), ValueError, "nothing to score"),
+    ("no reference streams", lambda: BLEU().corpus_score(HYPS, []), TypeError, "non-empty list of reference streams"),
+    ("hypotheses as a generator", lambda: BLEU().corpus_score((h for h in HYPS), [STREAM]), TypeError, "must be a list of strings"),
+    ("sentence_score given a list", lambda: BLEU().sentence_score(["a", "b"], ["a b"]), TypeError, "scores one string"),
+    ("sentence_score references a string", lambda: BLEU().sentence_score("a b", "a b"), TypeError, "list of reference strings"),
+    ("unknown smoothing method", lambda: BLEU(smooth_method="laplace"), ValueError, "is not one of"),
+    ("negative smoothing value", lambda: BLEU(smooth_method="floor", smooth_value=-1), ValueError, "at least 0"),
+    ("NaN smoothing value", lambda: BLEU(smooth_value=math.nan), ValueError, "finite"),
+    ("max_ngram_order 0", lambda: BLEU(max_ngram_order=0), ValueError, "at least 1"),
+    ("unknown tokenizer", lambda: BLEU(tokenize="13A"), ValueError, "is not a tokenizer"),
+    ("a tokenizer bleu_lib does not include", lambda: BLEU(tokenize="ja-mecab"), ValueError, "not included in bleu_lib"),
+    ("lowercase as a string", lambda: BLEU(lowercase="no"), TypeError, "lowercase must be True or False"),
+    ("signature before scoring", lambda: BLEU().get_signature(), ValueError, "number of references is unknown"),
+    ("compute_bleu with too few counts", lambda: BLEU.compute_bleu([1, 0], [2, 1], 2, 2), ValueError, "need 4 counts each"),
+    ("compute_bleu with a NaN count", lambda: BLEU.compute_bleu([1, math.nan, 0, 0], [2, 1, 1, 1], 2, 2), ValueError,
+     "correct[1] is nan"),
+    ("compute_bleu with a fractional length", lambda: BLEU.compute_bleu([1, 0, 0, 0], [2, 1, 0, 0], 2.5, 2), TypeError,
+     "sys_len must be an int"),
 ]
 
 
-@pytest.mark.parametrize("what, call, exception, words", BAD, ids=[row[0] for row in BAD])
+@pytest.mark.parametrize("what, call, exception, words", TOKEN_API + TEXT_API, ids=[row[0] for row in TOKEN_API + TEXT_API])
 def test_bad_input_gets_a_clear_error(what, call, exception, words):
     with pytest.raises(exception) as error:
         call()
     assert type(error.value) is exception and words in str(error.value)
+
+
+CORPUS = ROOT / "data" / "corpus"
+REF_A, ALPHA, BETA = str(CORPUS / "ref.A.en"), str(CORPUS / "sys.alpha.en"), str(CORPUS / "sys.beta.en")
+
+# (what is wrong, the arguments, the exit status, words of the one line on stderr)
+COMMAND_LINE = [
+    ("missing hypothesis file", [REF_A, "-i", "no-such-file.txt"], 1, "cannot read hypothesis file 'no-such-file.txt'"),
+    ("missing reference file", ["no-such-ref.txt", "-i", ALPHA], 1, "cannot read reference file 'no-such-ref.txt'"),
+    ("file not UTF-8", [REF_A, "-i", "latin1.txt"], 1, "is not UTF-8 text (byte 0xfc on line 1)"),
+    ("binary file", ["binary.txt", "-i", ALPHA], 1, "looks binary"),
+    ("different line counts", [REF_A, "-i", "short.txt"], 1, "has 60 lines but the hypotheses have 1"),
+    ("empty hypothesis file", [REF_A, "-i", "empty.txt"], 1, "is empty"),
+    ("a folder for a file", [REF_A, "-i", "folder"], 1, "cannot read hypothesis file 'folder'"),
+    ("two systems after -i", [REF_A, "-i", ALPHA, BETA], 2, "takes one hypothesis file"),
+    ("unknown tokenizer option", [REF_A, "-i", ALPHA, "-tok", "ja-mecab"], 2, "invalid choice: 'ja-mecab'"),
+    ("negative smoothing value option", [REF_A, "-i", ALPHA, "-s", "floor", "-sv", "-1"], 1, "smooth_value must be"),
+    ("no reference file", ["-i", ALPHA], 2, "the following arguments are required: REFERENCE_FILE"),
+]
+
+
+@pytest.fixture
+def bad_files(tmp_path):
+    (tmp_path / "latin1.txt").write_bytes("Gr\u00fc\u00dfe\n".encode("latin-1"))
+    (tmp_path / "binary.txt").write_bytes(b"\x00\x01\x02\n")
+    (tmp_path / "short.txt").write_text("one line\n", encoding="utf-8")
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "folder").mkdir()
+    return tmp_path
+
+
+@pytest.mark.parametrize("what, args, status, words", COMMAND_LINE, ids=[row[0] for row in COMMAND_LINE])
+def test_bad_command_line_input_is_one_line_and_a_non_zero_exit(bad_files, what, args, status, words):
+    done = subprocess.run([sys.executable, "-m", "bleu_lib", *args], capture_output=True, text=True, cwd=bad_files,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (done.returncode, done.stdout) == (status, "")
+    assert len(done.stderr.strip().splitlines()) == 1 and words in done.stderr and "Traceback" not in done.stderr
+
+
+def test_readme_shows_every_row():
+    """README.md's "Bad input" table lists exactly the rows tested here, with the same exceptions."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").split("## Bad input", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1:-1] for line in readme.splitlines() if line.startswith("| ") and not line.startswith("| input")]
+    shown = {cells[0].strip(): cells[-1].strip() for cells in rows}
+    tested = {what: exception.__name__ for what, _, exception, _ in TOKEN_API + TEXT_API}
+    tested.update({what: f"exit {status}" for what, _, status, _ in COMMAND_LINE})
+    assert {what: result.split(":")[0].strip("`") for what, result in shown.items()} == tested
 
 
 DEFINED = [
@@ -65,6 +164,13 @@ DEFINED = [
     ("hypothesis shorter than n", lambda: sentence_bleu(REFS, ["the", "cat"]), 0.0),
     ("BP of an empty hypothesis", lambda: brevity_penalty(6, 0), 0.0),
     ("p_2 of a one-token hypothesis", lambda: float(modified_precision(REFS, ["the"], 2)), 0.0),
+    ("empty lines in a corpus", lambda: BLEU().corpus_score(["", "a b c d"], [["", "a b c d"]]).score,
+     BLEU().corpus_score(["a b c d"], [["a b c d"]]).score),
+    ("whitespace-only lines", lambda: BLEU().corpus_score(["  \t ", "a b c d"], [["   ", "a b c d"]]).score,
+     BLEU().corpus_score(["a b c d"], [["a b c d"]]).score),
+    ("only empty lines", lambda: BLEU().corpus_score(["", ""], [["", ""]]).score, 0.0),
+    ("None as a missing reference", lambda: BLEU().corpus_score(HYPS, [STREAM, [None, "x", None]]).score,
+     BLEU().corpus_score(HYPS, [STREAM, ["The dog bit the man.", "x", "The man bit him first."]]).score),
 ]
 
 
@@ -80,11 +186,13 @@ tokens = st.lists(st.sampled_from(["a", "b", "c"]), max_size=8)
 
 @given(st.lists(tokens, min_size=1, max_size=3), tokens, st.sampled_from([None, 1, 2, 3, 4, 5, 7]))
 def test_arguments_are_never_modified_and_scores_are_finite(refs, hyp, method):
-    """Including with NLTK's smoothing methods 3, 4, 5 and 7, which modify the list they are given."""
-    smoothing = None if method is None else getattr(SmoothingFunction(), f"method{method}")
+    """Including with NLTK's own smoothing methods 3, 4, 5 and 7, which modify the list they are given."""
+    smoothing = None if method is None else getattr(NLTKSmoothingFunction(), f"method{method}")
     before = copy.deepcopy((refs, hyp))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         score = sentence_bleu(refs, hyp, smoothing_function=smoothing)
+        corpus = corpus_bleu([refs], [hyp], smoothing_function=smoothing)
+        paper = chen_cherry_bleu(refs, hyp, method or 1)
     assert (refs, hyp) == before
-    assert math.isfinite(score) and score >= 0
+    assert all(math.isfinite(x) and x >= 0 for x in (score, corpus, paper))

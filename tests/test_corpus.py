@@ -15,7 +15,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from bleu_lib import BleuStats, BleuWarning, bleu_from_stats, corpus_bleu, corpus_stats, sentence_bleu
 from support import load_data
 
-tokens = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=10)
+tokens = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=30)
 
 
 @st.composite
@@ -136,7 +136,7 @@ BAD_CORPORA = [
     ("empty corpus", [], [], ValueError, "the corpus is empty"),
     ("a string corpus", "a b", "a b", TypeError, "not a string"),
     ("a bad token deep inside", [[["a"]], [["b", 3]]], [["a"], ["b"]], TypeError, "list_of_references[1][0][1]"),
-    ("a bad hypothesis", [[["a"]], [["b"]]], [["a"], "b c"], TypeError, "hypotheses[1] is a str"),
+    ("a bad hypothesis", [[["a"]], [["b"]]], [["a"], "b c"], TypeError, "hypotheses[1] is a string"),
 ]
 
 

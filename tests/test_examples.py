@@ -97,7 +97,7 @@ def test_nasa_bare_strings_are_refused():
     assert sacrebleu.corpus_bleu(text, nasa["reference"]).score == 0.0
     with pytest.raises(TypeError, match="references is a string"):
         sentence_bleu(nasa["reference"], text)
-    with pytest.raises(TypeError, match="hypothesis is a str"):
+    with pytest.raises(TypeError, match="hypothesis is a string"):
         sentence_bleu([nasa["reference"].split()], text)
 
 
