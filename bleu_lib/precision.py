@@ -74,6 +74,13 @@ class Precision(Fraction):
     def __copy__(self): return self
     def __deepcopy__(self, memo): return self
 
+    # A Precision is made from counts only. Fraction's other constructors (which Python 3.12 uses to compare
+    # a fraction with a float) build plain fractions instead.
+    @classmethod
+    def from_float(cls, f): return Fraction.from_float(f)
+    @classmethod
+    def from_decimal(cls, dec): return Fraction.from_decimal(dec)
+
 # %% ../notebooks/02_modified_precision.ipynb #c23
 def check_order(n):
     "Raise unless the n-gram order `n` is a whole number of at least 1."

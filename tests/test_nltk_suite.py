@@ -176,3 +176,20 @@ def test_corpus_bleu_with_multiple_weights():
     scores = corpus_bleu(refs, hyps, weights=weight_sets)
     assert scores == [corpus_bleu(refs, hyps, w) for w in weight_sets]
     assert scores == nltk_bleu.corpus_bleu(refs, hyps, weights=weight_sets)
+
+
+def test_precision_behaves_like_a_fraction_with_raw_counts():
+    """bleu_lib's replacement for NLTK's private Fraction(_normalize=False): raw counts, Fraction's values."""
+    import copy
+    import pickle
+    from fractions import Fraction
+
+    from bleu_lib import Precision
+    p = Precision(2, 4)
+    assert (p.numerator, p.denominator, repr(p), str(p)) == (2, 4, "Precision(2, 4)", "2/4")
+    assert p == Fraction(1, 2) == p and p == 0.5 and 0.5 == p and p != 0.25 and 0 < p < 0.75 and float(p) == 0.5
+    assert [p, 0.125] != [Precision(2, 4), Precision(0, 4)]  # comparing with floats must not break (Python 3.12)
+    assert type(Precision.from_float(0.5)) is Fraction and Precision.from_float(0.5) == p
+    assert repr(pickle.loads(pickle.dumps(p))) == repr(copy.deepcopy(p)) == "Precision(2, 4)"
+    with pytest.raises(ValueError, match="at least one n-gram"):
+        Precision(0, 0)
