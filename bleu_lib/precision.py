@@ -70,6 +70,7 @@ class Precision(Fraction):
 
     def __repr__(self): return f"Precision({self.numerator}, {self.denominator})"
     def __str__(self): return f"{self.numerator}/{self.denominator}"
+    def __format__(self, spec): return str(self) if not spec else super().__format__(spec)  # f"{p}" is "2/4" too
     def __reduce__(self): return (Precision, self._counts)  # pickling and copying keep the raw counts
     def __copy__(self): return self
     def __deepcopy__(self, memo): return self

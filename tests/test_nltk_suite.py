@@ -186,7 +186,7 @@ def test_precision_behaves_like_a_fraction_with_raw_counts():
 
     from bleu_lib import Precision
     p = Precision(2, 4)
-    assert (p.numerator, p.denominator, repr(p), str(p)) == (2, 4, "Precision(2, 4)", "2/4")
+    assert (p.numerator, p.denominator, repr(p), str(p), f"{p}") == (2, 4, "Precision(2, 4)", "2/4", "2/4")
     assert p == Fraction(1, 2) == p and p == 0.5 and 0.5 == p and p != 0.25 and 0 < p < 0.75 and float(p) == 0.5
     assert [p, 0.125] != [Precision(2, 4), Precision(0, 4)]  # comparing with floats must not break (Python 3.12)
     assert type(Precision.from_float(0.5)) is Fraction and Precision.from_float(0.5) == p
