@@ -5,7 +5,6 @@ SacreBLEU add nothing. So corpus_bleu follows NLTK, and bleu_from_stats(corpus_s
 """
 import math
 import random
-import warnings
 
 import pytest
 from hypothesis import given, strategies as st
@@ -13,28 +12,7 @@ from nltk.translate import bleu_score as nltk_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import BleuStats, BleuWarning, bleu_from_stats, corpus_bleu, corpus_stats, sentence_bleu
-from support import load_data
-
-tokens = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=30)
-
-
-@st.composite
-def corpora(draw):
-    "1 to 6 segments, each with the same number (1 to 3) of references, short and empty lines included."
-    n_refs = draw(st.integers(1, 3))
-    refs = draw(st.lists(st.lists(tokens, min_size=n_refs, max_size=n_refs), min_size=1, max_size=6))
-    hyps = draw(st.lists(tokens, min_size=len(refs), max_size=len(refs)))
-    return refs, hyps
-
-
-def close(a, b):
-    return math.isclose(a, b, rel_tol=1e-12, abs_tol=0.0)
-
-
-def quietly(function, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
+from support import close, corpora, load_data, quietly
 
 
 def sacrebleu_corpus(refs, hyps, max_order=4):

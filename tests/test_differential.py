@@ -6,7 +6,6 @@ Known, deliberate differences are asserted explicitly, never skipped:
 - NLTK's modified_precision floors a total of 0 n-grams at 1 (0/1); SacreBLEU keeps 0/0. We follow NLTK there.
 - brevity_penalty(0, 0): NLTK and we say 0, SacreBLEU 1 (no BLEU score depends on it).
 """
-import math
 import sys
 import warnings
 
@@ -18,27 +17,9 @@ from sacrebleu.metrics.helpers import extract_all_word_ngrams
 
 from bleu_lib import BleuWarning, ZeroBleuWarning, brevity_penalty, closest_ref_length, modified_precision, ngram_counts, ngrams
 from bleu_lib import segment_stats, sentence_bleu
+from support import close, quietly, references, tokens, weight_sets
 
-tokens = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=30)
-references = st.lists(tokens, min_size=1, max_size=4)
 orders = st.integers(min_value=1, max_value=5)
-
-
-@st.composite
-def weight_sets(draw):
-    "Random non-negative weights for 1 to 5 orders, summing to 1, often with zeros."
-    raw = draw(st.lists(st.sampled_from([0, 0, 1, 2, 3]), min_size=1, max_size=5).filter(any))
-    return tuple(w / sum(raw) for w in raw)
-
-
-def close(a, b):
-    return math.isclose(a, b, rel_tol=1e-12, abs_tol=0.0)
-
-
-def quietly(function, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
 
 
 def sacrebleu_score(refs, hyp, max_order):

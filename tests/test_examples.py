@@ -13,7 +13,7 @@ from nltk.translate import bleu_score as nltk_bleu
 
 from bleu_lib import BleuWarning, brevity_penalty, closest_ref_length, modified_precision, nltk32_bleu_from_stats
 from bleu_lib import segment_stats, sentence_bleu
-from support import load_data
+from support import close, load_data
 
 PAPER = load_data("paper_examples.json")
 PUBLISHED = load_data("published_examples.json")
@@ -22,10 +22,6 @@ PUBLISHED = load_data("published_examples.json")
 def paper_tokens(text):
     "The paper counts case-insensitively: lower-case, drop the final period, split on whitespace."
     return text.lower().rstrip(".").split()
-
-
-def close(a, b):
-    return math.isclose(a, b, rel_tol=1e-12, abs_tol=0.0)
 
 
 @pytest.mark.parametrize("example", PAPER["precision_examples"], ids=lambda e: e["id"])

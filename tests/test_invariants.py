@@ -1,27 +1,13 @@
 """Invariants of BLEU that hold for every input, checked on random corpora (0 to 30 tokens, 1 to 4 references,
 a four-word vocabulary so that n-grams repeat, empty lines included)."""
 import math
-import warnings
 
 from hypothesis import given, strategies as st
 
 from bleu_lib import BLEU, SmoothingFunction, bleu_from_stats, corpus_bleu, corpus_stats, segment_stats, sentence_bleu
+from support import corpora, quietly, tokens
 
-tokens = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=30)
 long_tokens = st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=4, max_size=30)
-
-
-@st.composite
-def corpora(draw):
-    n_refs = draw(st.integers(1, 4))
-    refs = draw(st.lists(st.lists(tokens, min_size=n_refs, max_size=n_refs), min_size=1, max_size=6))
-    return refs, draw(st.lists(tokens, min_size=len(refs), max_size=len(refs)))
-
-
-def quietly(function, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
 
 
 def streams(refs):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-from bleu_lib import BLEU, BleuWarning
+from bleu_lib import BLEU, BleuWarning, ZeroBleuWarning
 from support import ROOT, load_data
 
 WORDS = ["the", "a", "cat", "sat", "mat", ".", ",", "!", "3.5", "1,000", "don't", "well-known", "&amp;", "中文", "Éé", "-"]
@@ -91,8 +91,11 @@ def test_warning_for_chinese_under_13a_and_none():
     hyps = (zh / "sys.zh").read_text(encoding="utf-8").splitlines()
     refs = [(zh / "ref.zh").read_text(encoding="utf-8").splitlines()]
     for tokenize in ("13a", "none"):
-        with pytest.warns(BleuWarning, match="looks Chinese or Japanese"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             BLEU(tokenize=tokenize).corpus_score(hyps, refs)
+        assert [w.category for w in caught] == [BleuWarning, ZeroBleuWarning]  # and the score is 0: clauses are tokens
+        assert "looks Chinese or Japanese" in str(caught[0].message)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no warning with the right tokenizer, nor for English
         BLEU(tokenize="zh").corpus_score(hyps, refs)

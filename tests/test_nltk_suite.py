@@ -16,17 +16,12 @@ from nltk.translate import bleu_score as nltk_bleu
 
 import bleu_lib
 from bleu_lib import BleuWarning, brevity_penalty, closest_ref_length, corpus_bleu, modified_precision, sentence_bleu
+from support import quietly
 
 # The functions under test replace NLTK's; everything else in the doctests (SmoothingFunction) stays NLTK's.
 OURS = {name: getattr(bleu_lib, name) for name in ["sentence_bleu", "corpus_bleu", "modified_precision",
                                                    "closest_ref_length", "brevity_penalty"]}
 DOCSTRINGS = ["sentence_bleu", "corpus_bleu", "modified_precision", "brevity_penalty", "SmoothingFunction.__init__"]
-
-
-def nltk_quietly(function, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
 
 
 @pytest.mark.parametrize("name", DOCSTRINGS)
@@ -89,7 +84,7 @@ def test_zero_matches():
     refs, hyp = ["The candidate has no alignment to any of the references".split()], "John loves Mary".split()
     for n in range(1, len(hyp)):
         with pytest.warns(BleuWarning, match="p_1 = 0/3"):
-            assert sentence_bleu(refs, hyp, (1.0 / n,) * n) == 0 == nltk_quietly(nltk_bleu.sentence_bleu, refs, hyp, (1.0 / n,) * n)
+            assert sentence_bleu(refs, hyp, (1.0 / n,) * n) == 0 == quietly(nltk_bleu.sentence_bleu, refs, hyp, (1.0 / n,) * n)
 
 
 def test_full_matches():
@@ -164,7 +159,7 @@ def test_corpus_bleu_with_bad_sentence():
            "similar in morphology were distinguished using genetics .")
     with pytest.warns(BleuWarning, match="p_2 = 0/"):
         ours = corpus_bleu([[ref.split()]], [hyp.split()])
-    theirs = nltk_quietly(nltk_bleu.corpus_bleu, [[ref.split()]], [hyp.split()])
+    theirs = quietly(nltk_bleu.corpus_bleu, [[ref.split()]], [hyp.split()])
     assert ours == 0.0 and 0 < theirs < 1e-70 and round(ours, 4) == round(theirs, 4) == 0.0
 
 

@@ -11,28 +11,19 @@ import math
 import warnings
 
 import pytest
-from hypothesis import assume, given, strategies as st
+from hypothesis import given, strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 import bleu_lib
 from bleu_lib import BleuStats, Precision, SmoothingFunction, chen_cherry_bleu, chen_cherry_bleu_from_stats, corpus_bleu
 from bleu_lib import segment_stats, sentence_bleu
+from support import close, weight_sets
 
 tokens = st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), max_size=30)
 references = st.lists(tokens, min_size=1, max_size=4)
 parameters = st.fixed_dictionaries({"epsilon": st.sampled_from([0.1, 0.01, 0.5, 1.0]),
                                     "alpha": st.sampled_from([5, 1, 0.5, 10]), "k": st.sampled_from([5, 1, 2.5, 10])})
-
-
-@st.composite
-def weight_sets(draw):
-    raw = draw(st.lists(st.sampled_from([0, 1, 1, 2, 3]), min_size=1, max_size=6).filter(any))
-    return tuple(w / sum(raw) for w in raw)
-
-
-def close(a, b):
-    return math.isclose(a, b, rel_tol=1e-12, abs_tol=0.0)
 
 
 def outcome(call):
