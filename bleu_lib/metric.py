@@ -285,11 +285,13 @@ class BLEU:
         hyps = check_hypotheses(hypotheses)
         if references is not None:
             cache = self._cache_references(references, len(hyps))
-        elif self._ref_cache is not None and len(self._ref_cache) == len(hyps):
-            cache = self._ref_cache
+        elif self._ref_cache is None:
+            raise ValueError("no references: pass them to corpus_score, or to BLEU(references=...)")
+        elif len(self._ref_cache) != len(hyps):
+            raise ValueError(f"the references given to BLEU(references=...) have {len(self._ref_cache)} lines "
+                             f"but there are {len(hyps)} hypotheses")
         else:
-            raise ValueError("no references: pass them to corpus_score, or to BLEU(references=...) "
-                             + (f"for exactly {len(hyps)} segments" if self._ref_cache else ""))
+            cache = self._ref_cache
         warn_about_input(hyps, self.tokenizer_signature, self.force)
         return self._score(reduce(add, (self._stats(self._tokens(hyp), info) for hyp, info in zip(hyps, cache))))
 
