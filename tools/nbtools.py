@@ -40,8 +40,21 @@ def clean(nb):
         for output in cell.get("outputs", []):
             if "metadata" in output:
                 output.metadata = {}
+        if cell.cell_type == "code":
+            cell.outputs = merge_streams(cell.outputs)
     nb.nbformat_minor = max(nb.nbformat_minor, 5)  # cell ids
     return nb
+
+
+def merge_streams(outputs):
+    "Join consecutive prints to the same stream: how the kernel chunks them varies from run to run."
+    merged = []
+    for output in outputs:
+        if merged and output.output_type == "stream" == merged[-1].output_type and output.name == merged[-1].name:
+            merged[-1].text += output.text
+        else:
+            merged.append(output)
+    return merged
 
 
 def run(path):
