@@ -35,10 +35,13 @@ def decode(data, what):
 
 def split_lines(text):
     "One segment per line, right-stripped as SacreBLEU does; a final newline ends the last line, it starts no new one."
+    # Hint: split on "\n" only; drop the empty string a final newline leaves behind
+    ### BEGIN SOLUTION
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
     return [line.rstrip() for line in lines]
+    ### END SOLUTION
 
 
 def read_lines(path, what):

@@ -13,7 +13,10 @@ from .precision import check_references
 # %% ../notebooks/03_brevity_penalty.ipynb #c06
 def closest_ref_len(ref_lens, hyp_len):
     "The reference length closest to `hyp_len`: closest_ref_len([11, 13], 12) -> 11."
+    # Hint: min with a key; make the key break ties in favour of the shorter reference
+    ### BEGIN SOLUTION
     return min(ref_lens, key=lambda ref_len: (abs(ref_len - hyp_len), ref_len))  # subtle: ties go to the shorter
+    ### END SOLUTION
 
 # %% ../notebooks/03_brevity_penalty.ipynb #c09
 def check_length(value, name):
@@ -35,8 +38,11 @@ def brevity_penalty(closest_ref_len, hyp_len):
     "BP = 1 if hyp_len > closest_ref_len, else exp(1 - closest_ref_len / hyp_len); 0 for an empty hypothesis."
     check_length(closest_ref_len, "closest_ref_len")
     check_length(hyp_len, "hyp_len")
+    # Hint: three cases: longer than the reference, empty, and the formula
+    ### BEGIN SOLUTION
     if hyp_len > closest_ref_len:
         return 1.0
     if hyp_len == 0:
         return 0.0  # the limit of exp(1 - r/c) as c falls to 0
     return math.exp(1 - closest_ref_len / hyp_len)
+    ### END SOLUTION

@@ -34,12 +34,17 @@ def check_corpus(list_of_references, hypotheses):
 def corpus_stats(list_of_references, hypotheses, max_order=4):
     "The paper's corpus statistics: the sum of every segment's clipped matches, totals and lengths."
     refs_per_segment, hyps = check_corpus(list_of_references, hypotheses)
+    # Hint: BleuStats can be added; functools.reduce(operator.add, ...) sums a sequence of them
+    ### BEGIN SOLUTION
     return reduce(add, (segment_stats(refs, hyp, max_order) for refs, hyp in zip(refs_per_segment, hyps)))
+    ### END SOLUTION
 
 # %% ../notebooks/05_corpus_bleu.ipynb #c18
 def nltk_floor(stats):
     "NLTK's convention: a segment adds at least 1 to every order's total (a hypothesis shorter than n adds 0/1)."
+    ### BEGIN SOLUTION
     return BleuStats(stats.hyp_len, stats.ref_len, stats.matches, tuple(max(1, l) for l in stats.totals))
+    ### END SOLUTION
 
 
 def corpus_bleu(list_of_references, hypotheses, weights=(0.25, 0.25, 0.25, 0.25), smoothing_function=None, auto_reweigh=False):

@@ -68,6 +68,8 @@ def compute_bleu(correct, total, sys_len, ref_len, smooth_method="none", smooth_
     precisions = [0.0] * max_ngram_order
     if not any(correct):
         return BLEUScore(0.0, correct, total, precisions, bp, sys_len, ref_len)  # nothing matches: 0, smoothed or not
+    # Hint: one pass over the orders: add-k first, stop at an order with no n-gram, then smooth a zero or divide
+    ### BEGIN SOLUTION
     smooth_mteval, eff_order = 1.0, max_ngram_order
     for n in range(1, max_ngram_order + 1):
         if smooth_method == "add-k" and n > 1:
@@ -87,6 +89,7 @@ def compute_bleu(correct, total, sys_len, ref_len, smooth_method="none", smooth_
             precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
     score = bp * math.exp(sum([log_or_floor(p) for p in precisions[:eff_order]]) / eff_order)
     return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
+    ### END SOLUTION
 
 # %% ../notebooks/07_sacrebleu_interface.ipynb #c08
 class BLEUScore:

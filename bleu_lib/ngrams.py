@@ -29,12 +29,18 @@ def check_tokens(tokens, name="hypothesis"):
 # %% ../notebooks/01_ngrams.ipynb #c11
 def ngrams(tokens, n):
     "The n-grams of `tokens` in order: ngrams(['a', 'b', 'c'], 2) -> [('a', 'b'), ('b', 'c')]."
+    # Hint: zip the token list with itself shifted by 1, 2, ..., n-1 positions
+    ### BEGIN SOLUTION
     return list(zip(*(tokens[i:] for i in range(n))))
+    ### END SOLUTION
 
 # %% ../notebooks/01_ngrams.ipynb #c19
 def ngram_counts(tokens, max_order):
     "Counts of every n-gram of `tokens` for n = 1..max_order in one Counter (the order is len(ngram))."
+    # Hint: one Counter, updated with the n-grams of every order from 1 to max_order
+    ### BEGIN SOLUTION
     counts = Counter()
     for n in range(1, max_order + 1):
         counts.update(zip(*(tokens[i:] for i in range(n))))
     return counts
+    ### END SOLUTION

@@ -35,16 +35,21 @@ def check_references(references, name="references"):
 # %% ../notebooks/02_modified_precision.ipynb #c10
 def max_ref_counts(refs, max_order):
     "For every n-gram of the references, its largest count in any single reference: the clipping limit."
+    # Hint: start from the first reference's ngram_counts; raise a limit wherever another reference has more
+    ### BEGIN SOLUTION
     limits = ngram_counts(refs[0], max_order)
     for ref in refs[1:]:
         for ngram, count in ngram_counts(ref, max_order).items():
             if count > limits.get(ngram, 0):
                 limits[ngram] = count
     return limits
+    ### END SOLUTION
 
 # %% ../notebooks/02_modified_precision.ipynb #c14
 def clip_counts(hyp_counts, limits, max_order):
     "Clipped matches m_n and totals l_n for n = 1..max_order, as two lists of integers."
+    # Hint: the order of an n-gram is its length; credit min(count, limit), where limits.get(ngram, 0) is the limit
+    ### BEGIN SOLUTION
     matches, totals = [0] * max_order, [0] * max_order
     for ngram, count in hyp_counts.items():
         n = len(ngram)
@@ -53,6 +58,7 @@ def clip_counts(hyp_counts, limits, max_order):
         if limit:
             matches[n - 1] += min(count, limit)
     return matches, totals
+    ### END SOLUTION
 
 # %% ../notebooks/02_modified_precision.ipynb #c18
 class Precision(Fraction):

@@ -39,8 +39,11 @@ class BleuStats:
 
 def segment_stats(refs, hyp, max_order=4):
     "The statistics of one hypothesis against its references (token tuples, already checked)."
+    # Hint: clip_counts, ngram_counts and max_ref_counts (notebook 02), closest_ref_len (notebook 03)
+    ### BEGIN SOLUTION
     matches, totals = clip_counts(ngram_counts(hyp, max_order), max_ref_counts(refs, max_order), max_order)
     return BleuStats(len(hyp), closest_ref_len([len(ref) for ref in refs], len(hyp)), tuple(matches), tuple(totals))
+    ### END SOLUTION
 
 # %% ../notebooks/04_sentence_bleu.ipynb #c11
 def check_weight_set(weights, name="weights"):
@@ -95,8 +98,11 @@ def bleu_from_stats(stats, weights=(0.25, 0.25, 0.25, 0.25)):
     if zero:
         warnings.warn(zero_precision_message(stats, zero), ZeroBleuWarning, stacklevel=2)
         return 0.0
+    # Hint: math.fsum of w * log(m / l) over the weighted orders, then BP times exp of it
+    ### BEGIN SOLUTION
     log_mean = math.fsum(w * math.log(m / l) for w, m, l in zip(weights, stats.matches, stats.totals) if w > 0)
     return brevity_penalty(stats.ref_len, stats.hyp_len) * math.exp(log_mean)
+    ### END SOLUTION
 
 # %% ../notebooks/04_sentence_bleu.ipynb #c25
 def check_smoothing(smoothing_function):

@@ -20,22 +20,29 @@ from .sentence import BleuWarning, ZeroBleuWarning, check_weight_set, segment_st
 # %% ../notebooks/09_smoothing.ipynb #c11
 def epsilon_counts(m, l, hyp_len, epsilon=0.1, **unused):
     "Method 1: a zero count becomes epsilon. Precisions for the orders of `l`."
+    ### BEGIN SOLUTION
     return [(m_n if m_n else epsilon) / l_n for m_n, l_n in zip(m, l)]
+    ### END SOLUTION
 
 # %% ../notebooks/09_smoothing.ipynb #c13
 def add_one(m, l, hyp_len, **unused):
     "Method 2 (Lin and Och): add 1 to matches and totals of every order but the first."
+    ### BEGIN SOLUTION
     return [m[0] / l[0]] + [(m_n + 1) / (l_n + 1) for m_n, l_n in zip(m[1:], l[1:])]
+    ### END SOLUTION
 
 # %% ../notebooks/09_smoothing.ipynb #c15
 def zero_counts(m, l, factor):
     "Counts with the k-th zero replaced by factor**k (methods 3 and 4)."
+    # Hint: keep a running scale, multiplied by factor at every zero count
+    ### BEGIN SOLUTION
     counts, scale = [], 1.0
     for m_n in m[:len(l)]:
         if m_n == 0:
             scale *= factor
         counts.append(m_n if m_n else scale)
     return counts
+    ### END SOLUTION
 
 
 def halving_counts(m, l, hyp_len, **unused):
@@ -50,20 +57,25 @@ def length_counts(m, l, hyp_len, k=5, **unused):
 # %% ../notebooks/09_smoothing.ipynb #c19
 def averaged_counts(m, l, hyp_len, **unused):
     "Method 5: each count averaged with its neighbours (m needs one order more than l)."
+    # Hint: start from m_1 + 1; each averaged count feeds the next average
+    ### BEGIN SOLUTION
     precisions, previous = [], m[0] + 1
     for n, l_n in enumerate(l):
         previous = (previous + m[n] + m[n + 1]) / 3
         precisions.append(previous / l_n)
     return precisions
+    ### END SOLUTION
 
 # %% ../notebooks/09_smoothing.ipynb #c21
 def prior_precisions(m, l, hyp_len, alpha=5, **unused):
     "Method 6 (Gao and He): from the third order on, interpolate with the prior p[n-1]**2 / p[n-2]."
+    ### BEGIN SOLUTION
     precisions = [m_n / l_n for m_n, l_n in zip(m[:2], l[:2])]
     for n in range(2, len(l)):
         prior = precisions[n - 1] ** 2 / precisions[n - 2] if precisions[n - 2] > 0 else 0.0
         precisions.append((m[n] + alpha * prior) / (l[n] + alpha))
     return precisions
+    ### END SOLUTION
 
 # %% ../notebooks/09_smoothing.ipynb #c23
 def length_averaged_counts(m, l, hyp_len, k=5, **unused):

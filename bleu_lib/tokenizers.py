@@ -35,10 +35,13 @@ def split_punctuation(line):
 @lru_cache(maxsize=2**16)
 def tokenize_13a(line):
     "SacreBLEU's default tokenizer, mteval-v13a's: tokenize_13a('It costs $5.50.') -> 'It costs $ 5.50 .'"
+    # Hint: drop <skipped>, join -\n, newlines to spaces, unescape four entities in mteval's order, pad, split_punctuation
+    ### BEGIN SOLUTION
     line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
     if "&" in line:
         line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
     return split_punctuation(f" {line} ")
+    ### END SOLUTION
 
 # %% ../notebooks/06_tokenization.ipynb #c14
 def tokenize_none(line):
@@ -49,7 +52,9 @@ def tokenize_none(line):
 @lru_cache(maxsize=2**16)
 def tokenize_char(line):
     "Every character is a token: tokenize_char('ab c') -> 'a b   c' (BLEU then splits on whitespace)."
+    ### BEGIN SOLUTION
     return " ".join(line)
+    ### END SOLUTION
 
 # %% ../notebooks/06_tokenization.ipynb #c16
 # SacreBLEU's table of Chinese characters, as Python reads it (inclusive code point ranges).
@@ -69,7 +74,10 @@ CHINESE = re.compile("[" + "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" fo
 @lru_cache(maxsize=2**16)
 def tokenize_zh(line):
     "SacreBLEU's zh: every Chinese character (by its table) is a token, the rest follows 13a's punctuation rules."
+    # Hint: strip the line, put spaces around every match of CHINESE, then split_punctuation (no padding)
+    ### BEGIN SOLUTION
     return split_punctuation(CHINESE.sub(r" \g<0> ", line.strip()))
+    ### END SOLUTION
 
 # %% ../notebooks/06_tokenization.ipynb #c20
 @lru_cache(maxsize=None)
