@@ -7,7 +7,9 @@ __all__ = ['closest_ref_len', 'check_length', 'closest_ref_length', 'brevity_pen
 
 # %% ../notebooks/03_brevity_penalty.ipynb #c05
 import math
+from numbers import Integral
 
+from .ngrams import describe
 from .precision import check_references
 
 # %% ../notebooks/03_brevity_penalty.ipynb #c06
@@ -20,29 +22,30 @@ def closest_ref_len(ref_lens, hyp_len):
 
 # %% ../notebooks/03_brevity_penalty.ipynb #c09
 def check_length(value, name):
-    "Raise unless `value` is a valid length: a whole number of at least 0."
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int (a number of tokens), not {type(value).__name__} {value!r}")
+    "Return `value` as an int, or raise unless it is a valid length: a whole number of at least 0."
+    if isinstance(value, bool) or not isinstance(value, Integral):  # Integral: int, and NumPy's integers too
+        raise TypeError(f"{name} must be an int (a number of tokens), not {describe(value)}")
     if value < 0:
         raise ValueError(f"{name} must be at least 0, got {value}")
+    return int(value)
 
 
 def closest_ref_length(references, hyp_len):
     "NLTK's closest_ref_length: the length of the reference closest to `hyp_len`, ties to the shorter."
-    refs = check_references(references)
-    check_length(hyp_len, "hyp_len")
+    refs, hyp_len = check_references(references), check_length(hyp_len, "hyp_len")
     return closest_ref_len([len(ref) for ref in refs], hyp_len)
 
 # %% ../notebooks/03_brevity_penalty.ipynb #c11
 def brevity_penalty(closest_ref_len, hyp_len):
     "BP = 1 if hyp_len > closest_ref_len, else exp(1 - closest_ref_len / hyp_len); 0 for an empty hypothesis."
-    check_length(closest_ref_len, "closest_ref_len")
-    check_length(hyp_len, "hyp_len")
+    closest_ref_len, hyp_len = check_length(closest_ref_len, "closest_ref_len"), check_length(hyp_len, "hyp_len")
     # Hint: three cases: longer than the reference, empty, and the formula
     ### BEGIN SOLUTION
     if hyp_len > closest_ref_len:
         return 1.0
     if hyp_len == 0:
         return 0.0  # the limit of exp(1 - r/c) as c falls to 0
+    if closest_ref_len > 1000 * hyp_len:
+        return 0.0  # exp(1 - r/c) underflows to 0 anyway
     return math.exp(1 - closest_ref_len / hyp_len)
     ### END SOLUTION

@@ -6,21 +6,26 @@
 __all__ = ['check_corpus', 'corpus_stats', 'nltk_floor', 'corpus_bleu']
 
 # %% ../notebooks/05_corpus_bleu.ipynb #c05
+from collections.abc import Iterable, Mapping, Set
 from functools import reduce
 from operator import add
 
-from .ngrams import check_tokens
-from .precision import check_references
+from .ngrams import check_tokens, is_token
+from .precision import check_order, check_references
 from .sentence import BleuStats, check_flag, check_smoothing, check_weights, nltk_score, segment_stats
 
 # %% ../notebooks/05_corpus_bleu.ipynb #c06
 def check_corpus(list_of_references, hypotheses):
     "Return (references per segment, hypotheses) as checked token tuples, or raise an error that says what is wrong."
-    if isinstance(hypotheses, (str, bytes)) or isinstance(list_of_references, (str, bytes)):
-        raise TypeError("a corpus is a list of token lists, not a string: hypotheses = [line.split() for line in lines]")
+    for value, name in [(hypotheses, "hypotheses"), (list_of_references, "list_of_references")]:
+        if isinstance(value, (str, bytes)):
+            raise TypeError("a corpus is a list of token lists, not a string: hypotheses = [line.split() for line in lines]")
+        if isinstance(value, (Set, Mapping)) or not isinstance(value, Iterable):
+            raise TypeError(f"{name} must be a list with one entry per segment, in order, not {type(value).__name__}"
+                            + (" (a set or dict has no order of its own)" if isinstance(value, (Set, Mapping)) else ""))
     hyps, refs_per_segment = list(hypotheses), list(list_of_references)
-    if hyps and all(isinstance(token, str) for token in hyps):
-        raise TypeError("hypotheses is one flat list of strings (a single sentence?): a corpus is a list of "
+    if hyps and all(is_token(token) for token in hyps):
+        raise TypeError("hypotheses is one flat list of tokens (a single sentence?): a corpus is a list of "
                         "token lists, [hyp_tokens, ...]; for one sentence use sentence_bleu")
     if len(hyps) != len(refs_per_segment):
         raise ValueError(f"{len(hyps)} hypotheses but {len(refs_per_segment)} lists of references: "
@@ -34,6 +39,7 @@ def check_corpus(list_of_references, hypotheses):
 def corpus_stats(list_of_references, hypotheses, max_order=4):
     "The paper's corpus statistics: the sum of every segment's clipped matches, totals and lengths."
     refs_per_segment, hyps = check_corpus(list_of_references, hypotheses)
+    max_order = check_order(max_order, "max_order")
     # Hint: BleuStats can be added; functools.reduce(operator.add, ...) sums a sequence of them
     ### BEGIN SOLUTION
     return reduce(add, (segment_stats(refs, hyp, max_order) for refs, hyp in zip(refs_per_segment, hyps)))

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['SACREBLEU_VERSION', 'SMOOTH_DEFAULTS', 'CJK', 'check_smoothing_method', 'check_counts', 'log_or_floor',
-           'compute_bleu', 'BLEUScore', 'BLEUSignature', 'describe', 'check_hypotheses', 'check_reference_streams',
+           'compute_bleu', 'BLEUScore', 'BLEUSignature', 'check_hypotheses', 'check_reference_streams',
            'looks_chinese_or_japanese', 'warn_about_input', 'warn_zero_score', 'BLEU']
 
 # %% ../notebooks/07_sacrebleu_interface.ipynb #c05
@@ -12,13 +12,13 @@ import json
 import math
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import reduce
 from numbers import Real
 from operator import add
 
 from .brevity import check_length, closest_ref_len
-from .ngrams import ngram_counts
+from .ngrams import SHORT_REPR, describe, ngram_counts
 from .precision import check_order, clip_counts, max_ref_counts
 from .sentence import BleuStats, BleuWarning, ZeroBleuWarning, check_flag, zero_precision_message
 from .tokenizers import get_tokenizer
@@ -28,20 +28,29 @@ SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 # %% ../notebooks/07_sacrebleu_interface.ipynb #c06
 def check_smoothing_method(smooth_method, smooth_value):
-    "Raise unless `smooth_method` is one of SacreBLEU's and `smooth_value` is None or a finite number >= 0."
-    if smooth_method not in SMOOTH_DEFAULTS:
-        raise ValueError(f"smooth_method={smooth_method!r} is not one of {', '.join(map(repr, SMOOTH_DEFAULTS))} "
+    "Raise unless `smooth_method` is one of SacreBLEU's and `smooth_value` is None or a number that suits it."
+    if not isinstance(smooth_method, str) or smooth_method not in SMOOTH_DEFAULTS:
+        raise ValueError(f"smooth_method={SHORT_REPR.repr(smooth_method)} is not one of {', '.join(map(repr, SMOOTH_DEFAULTS))} "
                          "(Chen and Cherry's other methods are in bleu_lib.smoothing)")
     if smooth_value is not None and (isinstance(smooth_value, bool) or not isinstance(smooth_value, Real)
                                      or not 0 <= smooth_value < math.inf):
-        raise ValueError(f"smooth_value must be a finite number of at least 0, or None for the default; got {smooth_value!r}")
+        raise ValueError(f"smooth_value must be a finite number of at least 0, or None for the default; "
+                         f"got {SHORT_REPR.repr(smooth_value)}")
+    if smooth_method == "floor" and smooth_value is not None and smooth_value > 1:
+        raise ValueError(f"smooth_value={smooth_value} is above 1: floor counts an order with no match as "
+                         "smooth_value matches, and more than 1 can push a precision, and the score, above 100 "
+                         "(SacreBLEU returns such a score); use a value between 0 and 1")
 
 
 def check_counts(counts, name):
-    "Raise unless `counts` holds numbers of at least 0 (n-gram counts; add-k may make them fractional)."
+    "Return `counts` as a new list of numbers of at least 0, or raise (n-gram counts; add-k may make them fractional)."
+    if isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
+        raise TypeError(f"{name} must be a list of n-gram counts, one per order, not {describe(counts)}")
+    counts = list(counts)
     for i, count in enumerate(counts):
         if isinstance(count, bool) or not isinstance(count, Real) or not 0 <= count < math.inf:
-            raise ValueError(f"{name}[{i}] is {count!r}, but n-gram counts must be finite numbers of at least 0")
+            raise ValueError(f"{name}[{i}] is {SHORT_REPR.repr(count)}, but n-gram counts must be finite numbers of at least 0")
+    return counts
 
 
 def log_or_floor(p):
@@ -53,17 +62,18 @@ def compute_bleu(correct, total, sys_len, ref_len, smooth_method="none", smooth_
                  effective_order=False, max_ngram_order=4):
     "SacreBLEU's BLEU.compute_bleu: a BLEUScore (0 to 100) from matches, totals and lengths, with its smoothing."
     check_smoothing_method(smooth_method, smooth_value)
-    check_order(max_ngram_order)
-    check_length(sys_len, "sys_len")
-    check_length(ref_len, "ref_len")
+    max_ngram_order = check_order(max_ngram_order, "max_ngram_order")
+    sys_len, ref_len = check_length(sys_len, "sys_len"), check_length(ref_len, "ref_len")
+    # copies: add-k changes them, and the caller's lists stay as they were
+    correct, total = check_counts(correct, "correct"), check_counts(total, "total")
     if min(len(correct), len(total)) < max_ngram_order:
         raise ValueError(f"correct and total need {max_ngram_order} counts each (max_ngram_order), "
                          f"got {len(correct)} and {len(total)}")
-    check_counts(correct, "correct")
-    check_counts(total, "total")
+    for i, (m, l) in enumerate(zip(correct, total)):
+        if m > l:
+            raise ValueError(f"correct[{i}] is {m} but total[{i}] is {l}: there cannot be more matches than n-grams")
     if smooth_value is None:
         smooth_value = SMOOTH_DEFAULTS[smooth_method]
-    correct, total = list(correct), list(total)  # copies: add-k changes them, and the caller's lists stay as they were
     bp = 1.0 if sys_len >= ref_len else (math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0)
     precisions = [0.0] * max_ngram_order
     if not any(correct):
@@ -140,12 +150,6 @@ class BLEUSignature:
     __repr__ = __str__
 
 # %% ../notebooks/07_sacrebleu_interface.ipynb #c17
-def describe(value):
-    "A short description of a value for an error message: its type and a clipped repr."
-    text = repr(value)
-    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
-
-
 def check_hypotheses(hypotheses):
     "Return `hypotheses` as a list of strings, or raise an error that says how to fix the layout."
     if isinstance(hypotheses, (str, bytes)):
@@ -223,6 +227,11 @@ def warn_zero_score(stats, precisions, effective_order):
     else:
         used = sum(1 for l_n in stats.totals if l_n > 0) if effective_order else len(precisions)
         orders = [n for n, p in enumerate(precisions[:used], start=1) if p == 0]
+        if not orders:  # every precision is above 0: the brevity penalty itself is 0 in floating point
+            warnings.warn(f"BLEU is 0 because the brevity penalty exp(1 - {stats.ref_len}/{stats.hyp_len}) is smaller than "
+                          f"the smallest float: the hypotheses ({stats.hyp_len} tokens) are far shorter than the "
+                          f"references ({stats.ref_len} tokens)", ZeroBleuWarning, stacklevel=4)
+            return
         fix = ("Use effective_order=True for segments shorter than the n-gram order." if stats.totals[orders[0] - 1] == 0
                else "Use smooth_method='exp', 'floor' or 'add-k' for short segments.")
     warnings.warn(zero_precision_message(stats, orders, fix), ZeroBleuWarning, stacklevel=4)
@@ -236,9 +245,11 @@ class BLEU:
     def __init__(self, lowercase=False, force=False, tokenize=None, smooth_method="exp", smooth_value=None,
                  max_ngram_order=4, effective_order=False, trg_lang="", references=None):
         check_smoothing_method(smooth_method, smooth_value)
-        check_order(max_ngram_order)
+        max_ngram_order = check_order(max_ngram_order, "max_ngram_order")
         for flag, name in [(lowercase, "lowercase"), (force, "force"), (effective_order, "effective_order")]:
             check_flag(flag, name)
+        if not isinstance(trg_lang, str):
+            raise TypeError(f"trg_lang must be a language code such as 'de' or 'zh', not {describe(trg_lang)}")
         self.lowercase, self.force, self.trg_lang = lowercase, force, trg_lang
         self.smooth_method, self.smooth_value = smooth_method, smooth_value
         self.max_ngram_order, self.effective_order = max_ngram_order, effective_order

@@ -6,10 +6,11 @@
 __all__ = ['check_references', 'max_ref_counts', 'clip_counts', 'Precision', 'check_order', 'modified_precision']
 
 # %% ../notebooks/02_modified_precision.ipynb #c05
-from collections.abc import Sequence
+from collections.abc import Iterable
 from fractions import Fraction
+from numbers import Integral
 
-from .ngrams import check_tokens, ngram_counts
+from .ngrams import check_tokens, describe, is_token, ngram_counts
 
 # %% ../notebooks/02_modified_precision.ipynb #c06
 def check_references(references, name="references"):
@@ -17,17 +18,16 @@ def check_references(references, name="references"):
     if isinstance(references, (str, bytes)):
         raise TypeError(f"{name} is a string, but it must be a list of references, each a list of tokens: "
                         "[reference.split()]")
-    try:
-        refs = list(references)  # any iterable of references will do: their order never matters
-    except TypeError:
-        raise TypeError(f"{name} must be a list of token lists, not {type(references).__name__}") from None
+    if not isinstance(references, Iterable):
+        raise TypeError(f"{name} must be a list of token lists, not {type(references).__name__}")
+    refs = list(references)  # any iterable of references will do: their order never matters
     if not refs:
         raise ValueError(f"{name} is empty: give at least one reference translation per hypothesis")
-    if all(isinstance(ref, str) for ref in refs):
-        raise TypeError(f"{name} is one flat list of strings (a single tokenized reference?): wrap it as "
+    if all(is_token(ref) for ref in refs):
+        raise TypeError(f"{name} is one flat list of tokens (a single tokenized reference?): wrap it as "
                         "[reference]. The argument order is (references, hypothesis).")
-    if isinstance(refs[0], Sequence) and refs[0] and not isinstance(refs[0], str) \
-            and isinstance(refs[0][0], Sequence) and not isinstance(refs[0][0], str):
+    first = refs[0]
+    if isinstance(first, (list, tuple)) and first and isinstance(first[0], (list, tuple)):
         raise TypeError(f"{name} is nested one level too deep: it must be a list of token lists, "
                         "[ref1_tokens, ref2_tokens]; a list of those per segment is corpus_bleu's input")
     return [check_tokens(ref, f"{name}[{i}]") for i, ref in enumerate(refs)]
@@ -89,17 +89,17 @@ class Precision(Fraction):
     def from_decimal(cls, dec): return Fraction.from_decimal(dec)
 
 # %% ../notebooks/02_modified_precision.ipynb #c23
-def check_order(n):
-    "Raise unless the n-gram order `n` is a whole number of at least 1."
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"the n-gram order must be an int, not {type(n).__name__} {n!r}")
+def check_order(n, name="the n-gram order"):
+    "Return the n-gram order `n` as an int, or raise unless it is a whole number of at least 1."
+    if isinstance(n, bool) or not isinstance(n, Integral):  # Integral: int, and NumPy's integers too
+        raise TypeError(f"{name} must be an int, not {describe(n)}")
     if n < 1:
-        raise ValueError(f"the n-gram order must be at least 1, got {n}")
+        raise ValueError(f"{name} must be at least 1, got {n}")
+    return int(n)
 
 
 def modified_precision(references, hypothesis, n):
     "NLTK's modified n-gram precision p_n of one hypothesis, as Precision(matches, total)."
-    refs, hyp = check_references(references), check_tokens(hypothesis)
-    check_order(n)
+    refs, hyp, n = check_references(references), check_tokens(hypothesis), check_order(n)
     matches, totals = clip_counts(ngram_counts(hyp, n), max_ref_counts(refs, n), n)
     return Precision(matches[-1], max(1, totals[-1]))  # subtle: NLTK's 0/1 where the paper has 0/0

@@ -11,11 +11,12 @@ __all__ = ['PAPER_METHODS', 'epsilon_counts', 'add_one', 'zero_counts', 'halving
 import math
 import sys
 import warnings
+from numbers import Real
 
-from .ngrams import check_tokens, ngrams
+from .ngrams import SHORT_REPR, check_tokens, ngrams
 from .precision import Precision, check_references, modified_precision
 from .brevity import brevity_penalty
-from .sentence import BleuWarning, ZeroBleuWarning, check_weight_set, segment_stats, zero_precision_message
+from .sentence import BleuWarning, ZeroBleuWarning, check_stats, check_weight_set, segment_stats, zero_precision_message
 
 # %% ../notebooks/09_smoothing.ipynb #c11
 def epsilon_counts(m, l, hyp_len, epsilon=0.1, **unused):
@@ -88,21 +89,26 @@ PAPER_METHODS = {1: epsilon_counts, 2: add_one, 3: halving_counts, 4: length_cou
                  6: prior_precisions, 7: length_averaged_counts}
 
 # %% ../notebooks/09_smoothing.ipynb #c25
-def check_parameter(value, name, positive=False):
-    "Raise unless a smoothing parameter is a finite number of at least 0 (above 0 if `positive`)."
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or value < 0 or (positive and value == 0):
-        raise ValueError(f"{name} must be a finite number {'above' if positive else 'of at least'} 0, got {value!r}")
+def check_parameter(value, name, above_zero=False, at_most_one=False):
+    "Return a smoothing parameter, or raise unless it is a finite number of at least 0 (above 0, or at most 1, if asked)."
+    valid = not isinstance(value, bool) and isinstance(value, Real) and 0 <= value <= sys.float_info.max
+    if not valid or (above_zero and value == 0) or (at_most_one and value > 1):
+        bounds = "above 0" if above_zero else "between 0 and 1" if at_most_one else "of at least 0"
+        raise ValueError(f"{name} must be a finite number {bounds}, got {SHORT_REPR.repr(value)}")
+    return value
 
 
 def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25), epsilon=0.1, k=5, alpha=5):
     "Smoothed BLEU of statistics by Chen and Cherry's method 1-7 (methods 5 and 7 need one more order than the weights)."
-    if method not in PAPER_METHODS:
-        raise ValueError(f"method must be one of 1 to 7 (Chen and Cherry's numbering), got {method!r}")
+    if not isinstance(method, int) or method not in PAPER_METHODS:
+        raise ValueError(f"method must be one of 1 to 7 (Chen and Cherry's numbering), got {SHORT_REPR.repr(method)}")
+    check_stats(stats)
     weights = check_weight_set(weights)
-    check_parameter(epsilon, "epsilon")
-    check_parameter(k, "k", positive=True)
-    check_parameter(alpha, "alpha")
+    if abs(math.fsum(map(float, weights)) - 1) > 1e-6:
+        raise ValueError(f"weights sum to {math.fsum(map(float, weights)):.6g}, not 1, but the paper's BLEU is a mean: "
+                         "use tuple(w / sum(weights) for w in weights)")
+    epsilon, k, alpha = check_parameter(epsilon, "epsilon", at_most_one=True), check_parameter(k, "k", above_zero=True), \
+        check_parameter(alpha, "alpha")
     present = sum(1 for l_n in stats.totals[:len(weights)] if l_n > 0)  # orders the hypothesis has
     if present == 0:
         warnings.warn(zero_precision_message(stats, [1]), ZeroBleuWarning, stacklevel=2)
@@ -122,7 +128,11 @@ def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25),
                       ZeroBleuWarning, stacklevel=2)
         return 0.0
     log_mean = math.fsum(w / sum(kept) * math.log(p_n) for w, p_n in zip(kept, p) if w > 0)
-    return brevity_penalty(stats.ref_len, stats.hyp_len) * math.exp(log_mean)
+    score = brevity_penalty(stats.ref_len, stats.hyp_len) * math.exp(log_mean)
+    if score > 1:
+        raise ValueError(f"smoothing method {method} gives BLEU {score:.6g} here, above 1, because it made a precision "
+                         f"larger than 1 ({', '.join(f'{p_n:.4g}' for p_n in p)}, with k={k}, alpha={alpha})")
+    return score
 
 
 def chen_cherry_bleu(references, hypothesis, method, weights=(0.25, 0.25, 0.25, 0.25), epsilon=0.1, k=5, alpha=5):
@@ -136,7 +146,9 @@ class SmoothingFunction:
     "NLTK's SmoothingFunction: the same methods and numbers as NLTK 3.10.4, quirks included, never modifying its input."
 
     def __init__(self, epsilon=0.1, alpha=5, k=5):
-        self.epsilon, self.alpha, self.k = epsilon, alpha, k
+        # NLTK takes any number here; out of these ranges its scores leave [0, 1] or it divides by zero
+        self.epsilon = check_parameter(epsilon, "epsilon", at_most_one=True)
+        self.alpha, self.k = check_parameter(alpha, "alpha"), check_parameter(k, "k", above_zero=True)
 
     def method0(self, p_n, *args, **kwargs):
         "No smoothing, as NLTK does it: a zero precision becomes sys.float_info.min, so the score is ~1e-155, not 0."

@@ -10,6 +10,7 @@ __all__ = ['PUNCTUATION', 'SPACE_AROUND_PUNCTUATION', 'PERIOD_OR_COMMA_AFTER_NON
 
 # %% ../notebooks/06_tokenization.ipynb #c05
 import re
+import reprlib
 from functools import lru_cache
 
 # %% ../notebooks/06_tokenization.ipynb #c06
@@ -104,8 +105,8 @@ NOT_INCLUDED = ["ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU
 
 def get_tokenizer(name):
     "The tokenizer function called `name` (SacreBLEU's names), or a ValueError that lists the choices."
-    if name not in TOKENIZERS:
+    if not isinstance(name, str) or name not in TOKENIZERS:
         hint = (" needs external models and is not included in bleu_lib: use SacreBLEU itself for it"
                 if name in NOT_INCLUDED else " is not a tokenizer")
-        raise ValueError(f"tokenize={name!r}{hint}; choose one of {', '.join(map(repr, TOKENIZERS))}")
+        raise ValueError(f"tokenize={reprlib.repr(name)}{hint}; choose one of {', '.join(map(repr, TOKENIZERS))}")
     return TOKENIZERS[name]
