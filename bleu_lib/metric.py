@@ -20,7 +20,7 @@ from operator import add
 from .brevity import check_length, closest_ref_len
 from .ngrams import SHORT_REPR, describe, ngram_counts
 from .precision import check_order, clip_counts, max_ref_counts
-from .sentence import BleuStats, BleuWarning, ZeroBleuWarning, check_flag, zero_precision_message
+from .sentence import BleuStats, BleuWarning, ZeroBleuWarning, check_flag, is_finite, zero_precision_message
 from .tokenizers import get_tokenizer
 
 SACREBLEU_VERSION = "2.6.0"  # the SacreBLEU release whose numbers, output and signatures this module reproduces
@@ -33,7 +33,7 @@ def check_smoothing_method(smooth_method, smooth_value):
         raise ValueError(f"smooth_method={SHORT_REPR.repr(smooth_method)} is not one of {', '.join(map(repr, SMOOTH_DEFAULTS))} "
                          "(Chen and Cherry's other methods are in bleu_lib.smoothing)")
     if smooth_value is not None and (isinstance(smooth_value, bool) or not isinstance(smooth_value, Real)
-                                     or not 0 <= smooth_value < math.inf):
+                                     or not (smooth_value >= 0 and is_finite(smooth_value))):
         raise ValueError(f"smooth_value must be a finite number of at least 0, or None for the default; "
                          f"got {SHORT_REPR.repr(smooth_value)}")
     if smooth_method == "floor" and smooth_value is not None and smooth_value > 1:
@@ -48,7 +48,7 @@ def check_counts(counts, name):
         raise TypeError(f"{name} must be a list of n-gram counts, one per order, not {describe(counts)}")
     counts = list(counts)
     for i, count in enumerate(counts):
-        if isinstance(count, bool) or not isinstance(count, Real) or not 0 <= count < math.inf:
+        if isinstance(count, bool) or not isinstance(count, Real) or not (count >= 0 and is_finite(count)):
             raise ValueError(f"{name}[{i}] is {SHORT_REPR.repr(count)}, but n-gram counts must be finite numbers of at least 0")
     return counts
 

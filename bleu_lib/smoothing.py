@@ -16,7 +16,7 @@ from numbers import Real
 from .ngrams import SHORT_REPR, check_tokens, ngrams
 from .precision import Precision, check_references, modified_precision
 from .brevity import brevity_penalty
-from .sentence import BleuWarning, ZeroBleuWarning, check_stats, check_weight_set, segment_stats, zero_precision_message
+from .sentence import BleuWarning, ZeroBleuWarning, check_stats, check_weight_set, is_finite, segment_stats, zero_precision_message
 
 # %% ../notebooks/09_smoothing.ipynb #c11
 def epsilon_counts(m, l, hyp_len, epsilon=0.1, **unused):
@@ -91,7 +91,7 @@ PAPER_METHODS = {1: epsilon_counts, 2: add_one, 3: halving_counts, 4: length_cou
 # %% ../notebooks/09_smoothing.ipynb #c25
 def check_parameter(value, name, above_zero=False, at_most_one=False):
     "Return a smoothing parameter, or raise unless it is a finite number of at least 0 (above 0, or at most 1, if asked)."
-    valid = not isinstance(value, bool) and isinstance(value, Real) and 0 <= value <= sys.float_info.max
+    valid = not isinstance(value, bool) and isinstance(value, Real) and value >= 0 and is_finite(value)
     if not valid or (above_zero and value == 0) or (at_most_one and value > 1):
         bounds = "above 0" if above_zero else "between 0 and 1" if at_most_one else "of at least 0"
         raise ValueError(f"{name} must be a finite number {bounds}, got {SHORT_REPR.repr(value)}")
