@@ -160,10 +160,12 @@ def parse_args(argv=None):
 def check_args(parser, args):
     "Refuse, in one line each, what the arguments cannot mean."
     if args.test_set is not None:
-        parser.error("-t/--test-set: bleu_lib downloads no test sets; give the reference files instead: "
+        tokenizer = f" (the tokenizer's option is -tok {args.test_set})" if args.test_set in TOKENIZERS else ""
+        parser.error(f"-t/--test-set: bleu_lib downloads no test sets{tokenizer}; give the reference files instead: "
                      "python -m bleu_lib REF... -i SYSTEM...")
-    if any(metric != "bleu" for metric in args.metrics):
-        parser.error(f"-m/--metrics: bleu_lib computes BLEU only, not {' '.join(args.metrics)}; use sacrebleu for chrF and TER")
+    others = [metric for metric in args.metrics if metric != "bleu"]
+    if others:
+        parser.error(f"-m/--metrics: bleu_lib computes BLEU only, not {', '.join(others)}; use sacrebleu for chrF and TER")
     if not args.refs:
         if args.input and len(args.input) > 1:
             parser.error(f"no reference file: every file after -i was read as a system output ({', '.join(args.input)}); "

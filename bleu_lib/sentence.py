@@ -123,10 +123,14 @@ def zero_precision_message(stats, orders, fix="For short segments, use a smoothi
     "Say, naming the orders, why a score with these zero precisions is 0, and what to do about it."
     shown = ", ".join(f"p_{n} = {stats.matches[n - 1]}/{stats.totals[n - 1]}" for n in orders[:3])
     if len(orders) > 3:
-        shown += f" and {len(orders) - 3} higher orders"
+        shown += f" and {len(orders) - 3} higher order{'s' if len(orders) > 4 else ''}"
     first = orders[0]
-    why = (f"there is no {first}-gram at all (a hypothesis needs {first} tokens for one)" if stats.totals[first - 1] == 0
-           else f"no {first}-gram of the hypothesis occurs in a reference")
+    if stats.hyp_len == 0:
+        why = "the hypothesis has 0 tokens"
+    elif stats.totals[first - 1] == 0:
+        why = f"there is no {first}-gram at all (a hypothesis needs {first} tokens for one)"
+    else:
+        why = f"no {first}-gram of the hypothesis occurs in a reference"
     return f"BLEU is 0 because {shown}: {why}, and a geometric mean with a zero factor is 0. {fix}"
 
 

@@ -1,5 +1,10 @@
 """What several test files share: the repository root, the data files, the comparison rule, and the random inputs
-of the differential tests (a small vocabulary so that n-grams repeat, 0 to 30 tokens, 1 to 4 references)."""
+of the differential tests.
+
+The random inputs are wide on purpose: a four-word vocabulary (so that n-grams repeat and collide, which is where
+clipping and closest lengths are tested) mixed with a vocabulary of thousands of words, sentences of 0 to 60 tokens,
+1 to 5 references, empty segments, weights of any shape. Narrow inputs once let a crash and out-of-range scores through.
+"""
 import json
 import math
 import warnings
@@ -9,22 +14,25 @@ from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
 
-tokens = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=30)
-references = st.lists(tokens, min_size=1, max_size=4)
+few_words = st.sampled_from(["a", "b", "c", "d"])
+many_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=3)
+tokens = st.one_of(st.lists(few_words, max_size=30), st.lists(st.one_of(few_words, many_words), max_size=60))
+references = st.lists(tokens, min_size=1, max_size=5)
+token_ids = st.lists(st.integers(0, 6), max_size=30)  # what training code passes: a small vocabulary of ids
 
 
 @st.composite
-def corpora(draw):
-    "1 to 6 segments with the same number (1 to 4) of references each; short and empty lines included."
+def corpora(draw, min_segments=1):
+    "`min_segments` to 8 segments with the same number (1 to 4) of references each; short and empty lines included."
     n_refs = draw(st.integers(1, 4))
-    refs = draw(st.lists(st.lists(tokens, min_size=n_refs, max_size=n_refs), min_size=1, max_size=6))
+    refs = draw(st.lists(st.lists(tokens, min_size=n_refs, max_size=n_refs), min_size=min_segments, max_size=8))
     return refs, draw(st.lists(tokens, min_size=len(refs), max_size=len(refs)))
 
 
 @st.composite
 def weight_sets(draw):
-    "Random non-negative weights for 1 to 6 orders, summing to 1, often with zeros."
-    raw = draw(st.lists(st.sampled_from([0, 0, 1, 2, 3]), min_size=1, max_size=6).filter(any))
+    "Random non-negative weights for 1 to 8 orders, summing to 1, often with zeros."
+    raw = draw(st.lists(st.one_of(st.just(0.0), st.floats(0.001, 1000)), min_size=1, max_size=8).filter(any))
     return tuple(w / sum(raw) for w in raw)
 
 

@@ -69,12 +69,10 @@ def test_corpus_bleu_ignores_segment_order(corpus, rng):
     assert quietly(corpus_bleu, refs, hyps) == quietly(corpus_bleu, *shuffled)
 
 
-@given(corpora(), st.integers(0, 6))
-def test_statistics_of_a_split_add_up(corpus, cut):
+@given(corpora(min_segments=2), st.data())
+def test_statistics_of_a_split_add_up(corpus, data):
     refs, hyps = corpus
-    cut = min(cut, len(hyps) - 1)
-    if cut == 0:
-        return
+    cut = data.draw(st.integers(1, len(hyps) - 1))  # both parts non-empty
     assert corpus_stats(refs[:cut], hyps[:cut]) + corpus_stats(refs[cut:], hyps[cut:]) == corpus_stats(refs, hyps)
 
 
@@ -109,11 +107,15 @@ def test_nltk_corpus_doctest_statistics():
 
 BAD_CORPORA = [
     ("fewer reference lists than hypotheses", [[["a"]]], [["a"], ["b"]], ValueError, "2 hypotheses but 1 lists"),
-    ("hypotheses as one sentence", [[["a", "b"]]], ["a", "b"], TypeError, "one flat list of strings"),
+    ("hypotheses as one sentence", [[["a", "b"]]], ["a", "b"], TypeError, "one flat list of tokens"),
     ("references not wrapped per segment", [["a", "b"], ["c"]], [["a", "b"], ["c"]], TypeError, "list_of_references[0]"),
     ("empty corpus", [], [], ValueError, "the corpus is empty"),
     ("a string corpus", "a b", "a b", TypeError, "not a string"),
-    ("a bad token deep inside", [[["a"]], [["b", 3]]], [["a"], ["b"]], TypeError, "list_of_references[1][0][1]"),
+    ("a bad token deep inside", [[["a"]], [["b", None]]], [["a"], ["b"]], TypeError, "list_of_references[1][0][1]"),
+    ("hypotheses as a set", [[["a"]], [["b"]]], {("a",), ("b",)}, TypeError, "in order, not set"),
+    ("hypotheses as a dict", [[["a"]], [["b"]]], {("a",): 1, ("b",): 2}, TypeError, "in order, not dict"),
+    ("references as a set", {(("a",),), (("b",),)}, [["a"], ["b"]], TypeError, "list_of_references must be a list"),
+    ("numbers for a corpus", 0, 0, TypeError, "hypotheses must be a list with one entry per segment, in order, not int"),
     ("a bad hypothesis", [[["a"]], [["b"]]], [["a"], "b c"], TypeError, "hypotheses[1] is a string"),
 ]
 

@@ -1,7 +1,8 @@
-"""Invariants of BLEU that hold for every input, checked on random corpora (0 to 30 tokens, 1 to 4 references,
-a four-word vocabulary so that n-grams repeat, empty lines included)."""
+"""Invariants of BLEU that hold for every input, checked on random corpora (tests/support.py: 0 to 60 tokens,
+1 to 4 references, a four-word vocabulary so that n-grams repeat mixed with a large one, empty lines included)."""
 import math
 
+import pytest
 from hypothesis import given, strategies as st
 
 from bleu_lib import BLEU, SmoothingFunction, bleu_from_stats, corpus_bleu, corpus_stats, segment_stats, sentence_bleu
@@ -42,12 +43,12 @@ def test_adding_a_reference_never_lowers_clipped_matches(refs, extra, hyp):
     assert all(a >= b for a, b in zip(after.matches, before.matches)) and after.totals == before.totals
 
 
-@given(corpora(), st.integers(1, 5))
-def test_corpus_score_is_the_score_of_the_summed_statistics_of_any_split(corpus, cut):
+@given(corpora(min_segments=2), st.data())
+def test_corpus_score_is_the_score_of_the_summed_statistics_of_any_split(corpus, data):
     refs, hyps = corpus
-    cut = min(cut, len(hyps))
+    cut = data.draw(st.integers(1, len(hyps) - 1))  # both parts non-empty: a real split
     whole = corpus_stats(refs, hyps)
-    split = corpus_stats(refs[:cut], hyps[:cut]) + corpus_stats(refs[cut:], hyps[cut:]) if cut < len(hyps) else whole
+    split = corpus_stats(refs[:cut], hyps[:cut]) + corpus_stats(refs[cut:], hyps[cut:])
     assert split == whole and quietly(bleu_from_stats, split) == quietly(bleu_from_stats, whole)
 
 
@@ -66,16 +67,26 @@ def test_shuffling_segments_does_not_change_corpus_bleu(corpus, rng, method):
 
 
 def test_nltk_corpus_smoothing_5_to_7_depends_on_segment_order_like_nltk():
-    """NLTK's methods 5 to 7 read the last segment at corpus level; ours reproduce NLTK in either order."""
+    """NLTK's methods 5 to 7 read the last segment at corpus level; ours reproduce NLTK in either order, and refuse
+    NLTK's number where it is above 1 (method 6 here, in one of the two orders)."""
     from nltk.translate import bleu_score as nltk_bleu
     cat = "the cat sat on the mat".split()  # notebook 09's example
     doc_hyp = "It is a guide to action which ensures that the military always obeys the commands of the party".split()
     doc_ref = "It is a guide to action that ensures that the military will forever heed Party commands".split()
     refs, hyps = [[cat], [cat], [doc_ref]], ["the cat ran to the mat".split(), cat, doc_hyp]
+    out_of_range = 0
     for method in (5, 6, 7):
         ours, theirs = getattr(SmoothingFunction(), f"method{method}"), getattr(nltk_bleu.SmoothingFunction(), f"method{method}")
-        forward = quietly(corpus_bleu, refs, hyps, smoothing_function=ours)
-        backward = quietly(corpus_bleu, refs[::-1], hyps[::-1], smoothing_function=ours)
-        assert forward != backward
-        assert math.isclose(forward, quietly(nltk_bleu.corpus_bleu, refs, hyps, smoothing_function=theirs), rel_tol=1e-12)
-        assert math.isclose(backward, quietly(nltk_bleu.corpus_bleu, refs[::-1], hyps[::-1], smoothing_function=theirs), rel_tol=1e-12)
+        scores = []
+        for order in (slice(None), slice(None, None, -1)):
+            nltk_score = quietly(nltk_bleu.corpus_bleu, refs[order], hyps[order], smoothing_function=theirs)
+            if nltk_score > 1:
+                with pytest.raises(ValueError, match="above 1"):
+                    quietly(corpus_bleu, refs[order], hyps[order], smoothing_function=ours)
+                out_of_range += 1
+            else:
+                assert math.isclose(quietly(corpus_bleu, refs[order], hyps[order], smoothing_function=ours), nltk_score,
+                                    rel_tol=1e-12)
+            scores.append(nltk_score)
+        assert scores[0] != scores[1]  # the order of the segments changes NLTK's score
+    assert out_of_range == 1

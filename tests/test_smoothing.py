@@ -1,7 +1,8 @@
 """Smoothing: bleu_lib.SmoothingFunction is NLTK's, number for number; chen_cherry_bleu is the paper's.
 
-Where NLTK raises (its method 6 on fewer than 3 orders or no trigram match), ours raises a ValueError; that is the
-only intended difference in bleu_lib.SmoothingFunction, besides never modifying the list it is given.
+Where NLTK raises (its method 6 on fewer than 3 orders or no trigram match), ours raises a ValueError, and where NLTK
+returns a score above 1 (its methods 5 and 7 on an identical pair, or parameters out of range), ours raises a ValueError
+too; those are the only intended differences in bleu_lib.SmoothingFunction, besides never modifying the list it is given.
 Paper values (case A) are from BLEU-NOTES section 3; SacreBLEU's floor/add-k/exp are compared with methods 1/2/3 where the
 definitions coincide, and the cases where they do not are tested as differences.
 """
@@ -18,12 +19,12 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 import bleu_lib
 from bleu_lib import BleuStats, Precision, SmoothingFunction, chen_cherry_bleu, chen_cherry_bleu_from_stats, corpus_bleu
 from bleu_lib import segment_stats, sentence_bleu
-from support import close, weight_sets
+from support import close, references, tokens, weight_sets
 
-tokens = st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), max_size=30)
-references = st.lists(tokens, min_size=1, max_size=4)
-parameters = st.fixed_dictionaries({"epsilon": st.sampled_from([0.1, 0.01, 0.5, 1.0]),
-                                    "alpha": st.sampled_from([5, 1, 0.5, 10]), "k": st.sampled_from([5, 1, 2.5, 10])})
+# every value each parameter may take, edges included: epsilon in [0, 1], alpha >= 0, k > 0
+parameters = st.fixed_dictionaries({"epsilon": st.one_of(st.sampled_from([0.0, 0.1, 1.0]), st.floats(0, 1)),
+                                    "alpha": st.one_of(st.sampled_from([0, 5]), st.floats(0, 1e6)),
+                                    "k": st.one_of(st.sampled_from([5, 1e-9]), st.floats(1e-6, 1e6))})
 
 
 def outcome(call):
@@ -39,6 +40,8 @@ def outcome(call):
 def same_as_nltk(ours, theirs, method):
     if isinstance(theirs, type):  # NLTK raised: only method 6 may, and we raise a ValueError instead
         return method == 6 and theirs in (AssertionError, IndexError) and ours is ValueError
+    if theirs > 1:  # NLTK's number out of range: we refuse it
+        return ours is ValueError
     return not isinstance(ours, type) and (close(ours, theirs) or ours == theirs == 0)
 
 
@@ -121,12 +124,28 @@ def test_identical_hypothesis_and_reference_score_one(tokens_, method):
     assert chen_cherry_bleu([tokens_], tokens_, method) == 1.0
 
 
-@given(references, tokens, st.integers(1, 7), weight_sets())
-def test_paper_methods_stay_in_zero_one(refs, hyp, method, weights):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        score = chen_cherry_bleu(refs, hyp, method, weights)
-    assert 0.0 <= score <= 1.0
+@given(references, tokens, st.integers(1, 7), weight_sets(), parameters)
+def test_paper_methods_stay_in_zero_one(refs, hyp, method, weights, params):
+    """A score in [0, 1], or an error saying why not: method 4 (and 7) with a tiny k, and method 6 when p_{n-1} > p_{n-2}
+    (its prior p_{n-1}**2 / p_{n-2} is then above p_{n-1}), can make a precision above 1."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            score = chen_cherry_bleu(refs, hyp, method, weights, **params)
+    except ValueError as error:
+        assert method in (4, 6, 7) and "above 1" in str(error)
+    else:
+        assert 0.0 <= score <= 1.0
+
+
+def test_method_6_prior_above_one_is_refused():
+    """A random search found it: p_1 = 4/5 < p_2 = 4/4, so the trigram prior is 1 / 0.8 = 1.25 and
+    p_3 = (3 + 5 * 1.25) / (3 + 5) = 1.15625; the score, 1.0038, is out of range, so it is refused."""
+    refs, hyp = [["a", "b"], ["a", "b", "b", "b"], ["a"], ["b", "b", "a"]], ["a", "b", "b", "b", "a"]
+    stats = segment_stats([tuple(r) for r in refs], tuple(hyp), 5)
+    assert stats.matches[:3] == (4, 4, 3) and stats.totals[:3] == (5, 4, 3)
+    with pytest.raises(ValueError, match=r"method 6 gives BLEU 1.00384 here, above 1, .*1.156"):
+        chen_cherry_bleu(refs, hyp, 6)
 
 
 @given(references, tokens, st.sampled_from([(1, "floor"), (2, "add-k"), (3, "exp")]))
@@ -149,7 +168,7 @@ def test_sacrebleu_floor_add_k_exp_are_methods_1_2_3(refs, hyp, pair):
 
 @pytest.mark.parametrize("call, words", [  # all ValueError, but the string references (TypeError)
     (lambda: chen_cherry_bleu(*CASE_A, 8), "one of 1 to 7"),
-    (lambda: chen_cherry_bleu(*CASE_A, 1, epsilon=-0.1), "epsilon must be a finite number of at least 0"),
+    (lambda: chen_cherry_bleu(*CASE_A, 1, epsilon=-0.1), "epsilon must be a finite number between 0 and 1"),
     (lambda: chen_cherry_bleu(*CASE_A, 4, k=0), "k must be a finite number above 0"),
     (lambda: chen_cherry_bleu(*CASE_A, 6, alpha=float("nan")), "alpha must be a finite number"),
     (lambda: chen_cherry_bleu(*CASE_A, 1, weights=(0.5, 0.6)), "sum to 1.1"),
