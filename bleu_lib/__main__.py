@@ -277,7 +277,7 @@ def main(argv=None):
     return 0
 
 
-if __spec__ is not None and __spec__.name == "bleu_lib.__main__":  # run as `python -m bleu_lib`, not in a notebook
+if __name__ == "__main__" and __spec__ is not None:  # run as `python -m bleu_lib`; not imported, not in a notebook
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head -1` ends the command quietly, as it ends SacreBLEU
     try:

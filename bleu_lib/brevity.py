@@ -9,7 +9,7 @@ __all__ = ['closest_ref_len', 'check_length', 'closest_ref_length', 'brevity_pen
 import math
 from numbers import Integral
 
-from .ngrams import describe
+from .ngrams import describe, short_repr
 from .precision import check_references
 
 # %% ../notebooks/03_brevity_penalty.ipynb #c06
@@ -26,7 +26,7 @@ def check_length(value, name):
     if isinstance(value, bool) or not isinstance(value, Integral):  # Integral: int, and NumPy's integers too
         raise TypeError(f"{name} must be an int (a number of tokens), not {describe(value)}")
     if value < 0:
-        raise ValueError(f"{name} must be at least 0, got {value}")
+        raise ValueError(f"{name} must be at least 0, got {short_repr(value)}")
     return int(value)
 
 

@@ -18,7 +18,7 @@ from numbers import Real
 from operator import add
 
 from .brevity import check_length, closest_ref_len
-from .ngrams import SHORT_REPR, describe, ngram_counts
+from .ngrams import describe, ngram_counts, short_repr
 from .precision import check_order, clip_counts, max_ref_counts
 from .sentence import BleuStats, BleuWarning, ZeroBleuWarning, check_flag, is_finite, zero_precision_message
 from .tokenizers import get_tokenizer
@@ -30,12 +30,12 @@ SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 def check_smoothing_method(smooth_method, smooth_value):
     "Raise unless `smooth_method` is one of SacreBLEU's and `smooth_value` is None or a number that suits it."
     if not isinstance(smooth_method, str) or smooth_method not in SMOOTH_DEFAULTS:
-        raise ValueError(f"smooth_method={SHORT_REPR.repr(smooth_method)} is not one of {', '.join(map(repr, SMOOTH_DEFAULTS))} "
+        raise ValueError(f"smooth_method={short_repr(smooth_method)} is not one of {', '.join(map(repr, SMOOTH_DEFAULTS))} "
                          "(Chen and Cherry's other methods are in bleu_lib.smoothing)")
     if smooth_value is not None and (isinstance(smooth_value, bool) or not isinstance(smooth_value, Real)
                                      or not (smooth_value >= 0 and is_finite(smooth_value))):
         raise ValueError(f"smooth_value must be a finite number of at least 0, or None for the default; "
-                         f"got {SHORT_REPR.repr(smooth_value)}")
+                         f"got {short_repr(smooth_value)}")
     if smooth_method == "floor" and smooth_value is not None and smooth_value > 1:
         raise ValueError(f"smooth_value={smooth_value} is above 1: floor counts an order with no match as "
                          "smooth_value matches, and more than 1 can push a precision, and the score, above 100 "
@@ -49,7 +49,7 @@ def check_counts(counts, name):
     counts = list(counts)
     for i, count in enumerate(counts):
         if isinstance(count, bool) or not isinstance(count, Real) or not (count >= 0 and is_finite(count)):
-            raise ValueError(f"{name}[{i}] is {SHORT_REPR.repr(count)}, but n-gram counts must be finite numbers of at least 0")
+            raise ValueError(f"{name}[{i}] is {short_repr(count)}, but n-gram counts must be finite numbers of at least 0")
     return counts
 
 
@@ -71,7 +71,8 @@ def compute_bleu(correct, total, sys_len, ref_len, smooth_method="none", smooth_
                          f"got {len(correct)} and {len(total)}")
     for i, (m, l) in enumerate(zip(correct, total)):
         if m > l:
-            raise ValueError(f"correct[{i}] is {m} but total[{i}] is {l}: there cannot be more matches than n-grams")
+            raise ValueError(f"correct[{i}] is {short_repr(m)} but total[{i}] is {short_repr(l)}: there cannot be more "
+                             "matches than n-grams")
     if smooth_value is None:
         smooth_value = SMOOTH_DEFAULTS[smooth_method]
     bp = 1.0 if sys_len >= ref_len else (math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0)

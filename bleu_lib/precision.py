@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from numbers import Integral
 
-from .ngrams import check_tokens, describe, is_token, ngram_counts
+from .ngrams import check_tokens, describe, is_token, ngram_counts, short_repr
 
 # %% ../notebooks/02_modified_precision.ipynb #c06
 def check_references(references, name="references"):
@@ -94,7 +94,7 @@ def check_order(n, name="the n-gram order"):
     if isinstance(n, bool) or not isinstance(n, Integral):  # Integral: int, and NumPy's integers too
         raise TypeError(f"{name} must be an int, not {describe(n)}")
     if n < 1:
-        raise ValueError(f"{name} must be at least 1, got {n}")
+        raise ValueError(f"{name} must be at least 1, got {short_repr(n)}")
     return int(n)
 
 

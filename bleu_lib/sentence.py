@@ -16,7 +16,7 @@ from itertools import takewhile
 from numbers import Real
 from operator import add
 
-from .ngrams import check_tokens, describe, ngram_counts
+from .ngrams import check_tokens, describe, ngram_counts, short_repr
 from .precision import Precision, check_references, clip_counts, max_ref_counts
 from .brevity import brevity_penalty, check_length, closest_ref_len
 
@@ -56,7 +56,7 @@ def check_stats(stats):
         raise ValueError(f"stats has {len(stats.matches)} match counts but {len(stats.totals)} totals: one of each per order")
     for n, (m, l) in enumerate(zip(stats.matches, stats.totals), start=1):
         if check_length(m, f"stats.matches[{n - 1}]") > check_length(l, f"stats.totals[{n - 1}]"):
-            raise ValueError(f"stats has {m} matches of order {n} but only {l} n-grams of that order: clipped "
+            raise ValueError(f"stats has {short_repr(m)} matches of order {n} but only {short_repr(l)} n-grams of that order: clipped "
                              "matches never exceed the n-grams of the hypothesis")
 
 # %% ../notebooks/04_sentence_bleu.ipynb #c11
@@ -74,8 +74,9 @@ def is_finite(value):
 
 def check_weight_set(weights, name="weights"):
     "Return one set of weights as a tuple, or raise an error that says what is wrong with it."
-    if isinstance(weights, (Set, Mapping)):
-        raise TypeError(f"{name} must be in order, one per n-gram order, not a {type(weights).__name__}")
+    if isinstance(weights, (str, bytes, Set, Mapping)) or not isinstance(weights, Iterable):
+        raise TypeError(f"{name} must be a tuple of numbers in order, one per n-gram order, such as (0.25, 0.25, 0.25, 0.25), "
+                        f"not {type(weights).__name__}")
     weights = tuple(weights)
     if not weights:
         raise ValueError(f"{name} is empty: give one weight per n-gram order, e.g. (0.25, 0.25, 0.25, 0.25)")

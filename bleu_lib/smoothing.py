@@ -13,7 +13,7 @@ import sys
 import warnings
 from numbers import Real
 
-from .ngrams import SHORT_REPR, check_tokens, ngrams
+from .ngrams import check_tokens, ngrams, short_repr
 from .precision import Precision, check_references, modified_precision
 from .brevity import brevity_penalty
 from .sentence import BleuWarning, ZeroBleuWarning, check_stats, check_weight_set, is_finite, segment_stats, zero_precision_message
@@ -94,14 +94,14 @@ def check_parameter(value, name, above_zero=False, at_most_one=False):
     valid = not isinstance(value, bool) and isinstance(value, Real) and value >= 0 and is_finite(value)
     if not valid or (above_zero and value == 0) or (at_most_one and value > 1):
         bounds = "above 0" if above_zero else "between 0 and 1" if at_most_one else "of at least 0"
-        raise ValueError(f"{name} must be a finite number {bounds}, got {SHORT_REPR.repr(value)}")
+        raise ValueError(f"{name} must be a finite number {bounds}, got {short_repr(value)}")
     return value
 
 
 def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25), epsilon=0.1, k=5, alpha=5):
     "Smoothed BLEU of statistics by Chen and Cherry's method 1-7 (methods 5 and 7 need one more order than the weights)."
     if not isinstance(method, int) or method not in PAPER_METHODS:
-        raise ValueError(f"method must be one of 1 to 7 (Chen and Cherry's numbering), got {SHORT_REPR.repr(method)}")
+        raise ValueError(f"method must be one of 1 to 7 (Chen and Cherry's numbering), got {short_repr(method)}")
     check_stats(stats)
     weights = check_weight_set(weights)
     if abs(math.fsum(map(float, weights)) - 1) > 1e-6:

@@ -1,10 +1,15 @@
 """python -m bleu_lib prints what the sacrebleu command prints, and reports bad input in one line."""
+import gzip
 import os
+import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import bleu_lib
+from bleu_lib.__main__ import parse_args, run
 from support import ROOT
 
 CORPUS = ROOT / "data" / "corpus"
@@ -52,6 +57,152 @@ def test_max_ngram_order_matches_the_api():
     assert status == 0 and out.strip() == f"{BLEU(max_ngram_order=2).corpus_score(hyps, refs).score:.6f}"
 
 
-def test_tab_separated_standard_input_is_refused():
-    code, out, err = command(REFS[0], stdin=b"a\tb\n" * 60)
-    assert code == 1 and "several systems" in err
+# --- several systems ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("options", [["-f", "text"], ["-f", "json"], ["-f", "latex"], ["-f", "text", "-w", "3", "-sh"],
+                                     ["-b"], ["-f", "latex", "-w", "0"], ["-m", "bleu", "-f", "text", "-tok", "intl"]],
+                         ids=lambda o: " ".join(o))
+@pytest.mark.parametrize("refs", [REFS[:1], REFS], ids=["1 ref", "2 refs"])
+def test_several_systems_print_sacrebleus_table(options, refs):
+    ours = command(*refs, "-i", ALPHA, BETA, *options)
+    theirs = command(*refs, "-i", ALPHA, BETA, *options, program="sacrebleu")
+    assert ours[0] == theirs[0] == 0 and ours[1] == theirs[1] and ours[2] == ""
+
+
+def test_tab_separated_standard_input_is_several_systems():
+    both = "".join(f"{a}\t{b}\n" for a, b in zip(*(open(f, encoding="utf-8").read().splitlines() for f in (ALPHA, BETA))))
+    ours, theirs = command(*REFS, "-f", "text", stdin=both.encode()), command(*REFS, "-f", "text", stdin=both.encode(), program="sacrebleu")
+    assert ours[0] == 0 and ours[1] == theirs[1] and "System 2" in ours[1]
+    code, out, err = command(*REFS, stdin=b"a\tb\n" + b"c\n" * 59)
+    assert code == 1 and out == "" and "standard input has 1 tab-separated fields on line 2 but 2 on line 1" in err
+
+
+def test_system_names_that_look_like_numbers_are_tabulated_as_sacrebleu_does(tmp_path):
+    """tabulate reformats a column whose every cell is a number: system files named 01 and 2.50 print as 1 and 2.5."""
+    for name, source in [("01", ALPHA), ("2.50", BETA)]:
+        (tmp_path / name).write_bytes(open(source, "rb").read())
+    for options in (["-f", "text"], ["-f", "latex", "-w", "2"]):
+        ours = command(*REFS, "-i", "01", "2.50", *options, cwd=tmp_path)
+        assert ours[0] == 0 and ours[1] == command(*REFS, "-i", "01", "2.50", *options, program="sacrebleu", cwd=tmp_path)[1]
+
+
+def test_the_references_given_after_i_are_named_in_the_error():
+    code, out, err = command("-i", ALPHA, *REFS)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "no reference file: every file after -i was read as a system output" in err and "ref.B.en" in err
+
+
+# --- SacreBLEU's other options ------------------------------------------------------------------------------------
+
+def test_latex_for_one_system_prints_the_text_line_as_sacrebleu_does():
+    assert command(*REFS, "-i", ALPHA, "-f", "latex")[1] == command(*REFS, "-i", ALPHA, "-f", "latex", program="sacrebleu")[1]
+
+
+def test_num_refs_reads_tab_separated_references(tmp_path):
+    lines = zip(*(open(path, encoding="utf-8").read().splitlines() for path in REFS))
+    (tmp_path / "refs.tsv").write_text("".join(f"{a}\t{b}\n" for a, b in lines), encoding="utf-8")
+    ours = command(str(tmp_path / "refs.tsv"), "-nr", "2", "-i", ALPHA, "-f", "text")
+    assert ours[0] == 0 and ours[1] == command(*REFS, "-i", ALPHA, "-f", "text")[1]
+    assert ours[1] == command(str(tmp_path / "refs.tsv"), "-nr", "2", "-i", ALPHA, "-f", "text", program="sacrebleu")[1]
+
+
+def test_language_pair_picks_the_tokenizer():
+    zh = ROOT / "data" / "zh"
+    args = [str(zh / "ref.zh"), "-i", str(zh / "sys.zh"), "-l", "en-zh", "-f", "text"]
+    ours = command(*args)
+    assert ours[0] == 0 and ours[1] == command(*args, program="sacrebleu")[1] and "tok:zh" in ours[1]
+
+
+def test_encoding_and_gzipped_files(tmp_path):
+    (tmp_path / "ref.latin1").write_bytes(open(REFS[0], encoding="utf-8").read().encode("latin-1", errors="replace"))
+    (tmp_path / "sys.latin1").write_bytes(open(ALPHA, encoding="utf-8").read().encode("latin-1", errors="replace"))
+    args = [str(tmp_path / "ref.latin1"), "-i", str(tmp_path / "sys.latin1"), "-e", "latin-1", "-f", "text"]
+    assert command(*args)[0] == 0 and command(*args)[1] == command(*args, program="sacrebleu")[1]
+    for path in [REFS[0], ALPHA]:
+        (tmp_path / (Path(path).name + ".gz")).write_bytes(gzip.compress(open(path, "rb").read()))
+    args = [str(tmp_path / "ref.A.en.gz"), "-i", str(tmp_path / "sys.alpha.en.gz"), "-f", "text"]
+    assert command(*args)[1] == command(*args, program="sacrebleu")[1] == command(REFS[0], "-i", ALPHA, "-f", "text")[1]
+
+
+def test_version_is_sacrebleus_line_and_ours():
+    sacrebleu_command = subprocess.run([Path(sys.executable).parent / "sacrebleu", "--version"], capture_output=True, text=True)
+    code, out, _ = command("--version")
+    assert code == 0 and out == f"{sacrebleu_command.stdout.strip()} (bleu_lib {bleu_lib.__version__})\n"
+    assert sacrebleu_command.stdout == "sacrebleu 2.6.0\n"
+
+
+def test_options_are_never_abbreviated():
+    code, out, err = command(REFS[0], "-i", ALPHA, "--tok", "none")  # argparse's default would read --tokenize
+    assert code == 2 and out == "" and "unrecognized arguments: --tok" in err
+
+
+def test_quiet_silences_warnings():
+    zh = ROOT / "data" / "zh"
+    args = [str(zh / "ref.zh"), "-i", str(zh / "sys.zh")]
+    assert "looks Chinese or Japanese" in command(*args)[2]
+    code, out, err = command(*args, "-q")
+    assert code == 0 and err == "" and out == command(*args)[1]
+
+
+def test_a_brevity_penalty_that_underflows_is_a_score_not_a_traceback(tmp_path):
+    (tmp_path / "ref").write_text("a " * 3000 + "\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("a a a a\n", encoding="utf-8")
+    ours = command(str(tmp_path / "ref"), "-i", str(tmp_path / "hyp"), "-f", "text")
+    assert ours[0] == 0 and ours[1] == command(str(tmp_path / "ref"), "-i", str(tmp_path / "hyp"), "-f", "text", program="sacrebleu")[1]
+    assert "Traceback" not in ours[2] and "brevity penalty" in ours[2]
+
+
+# --- the command as a process: pipes, interrupts, closed outputs --------------------------------------------------
+
+@pytest.fixture(scope="module")
+def long_corpus(tmp_path_factory):
+    "20,000 segments: seconds of sentence-level scoring, so that the process is still running when we act on it."
+    folder = tmp_path_factory.mktemp("long")
+    text = open(ALPHA, encoding="utf-8").read() * 334
+    (folder / "ref").write_text(open(REFS[0], encoding="utf-8").read() * 334, encoding="utf-8")
+    (folder / "hyp").write_text(text, encoding="utf-8")
+    return [str(folder / "ref"), "-i", str(folder / "hyp"), "-sl", "-b"]
+
+
+def start(args):
+    return subprocess.Popen([sys.executable, "-m", "bleu_lib", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_a_closed_pipe_ends_the_command_quietly(long_corpus):
+    """`python -m bleu_lib ... -sl | head -1`: SacreBLEU ends on SIGPIPE without a word, and so do we."""
+    process = start(long_corpus)
+    first = process.stdout.readline()
+    process.stdout.close()  # what `head -1` does after one line
+    assert process.wait(timeout=120) == -signal.SIGPIPE and first.strip() == b"100.0"
+    assert process.stderr.read() == b""
+
+
+def test_ctrl_c_ends_the_command_with_one_line(long_corpus):
+    process = start(long_corpus)
+    process.stdout.readline()  # it is scoring
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=120) == 130
+    assert process.stderr.read() == b"python -m bleu_lib: interrupted\n"
+
+
+def test_sentence_scores_are_printed_as_they_are_computed(monkeypatch):
+    """The first line is yielded after one sentence is scored, not after all of them (SacreBLEU prints line by line)."""
+    scored = []
+    original = bleu_lib.BLEU.sentence_score
+    monkeypatch.setattr(bleu_lib.metric.BLEU, "sentence_score", lambda self, *args: scored.append(1) or original(self, *args))
+    lines = run(parse_args([*REFS, "-i", ALPHA, "-sl"]))
+    assert next(lines).startswith("BLEU|nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0 = ") and len(scored) == 1
+    assert len(list(lines)) == 59 and len(scored) == 60
+
+
+def test_a_closed_standard_output_is_an_error_not_silence():
+    done = subprocess.run(["bash", "-c", f'exec "{sys.executable}" -m bleu_lib "{REFS[0]}" -i "{ALPHA}" >&-'],
+                          capture_output=False, stderr=subprocess.PIPE)
+    assert done.returncode == 1 and b"standard output is closed" in done.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_is_an_error_not_a_traceback():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "bleu_lib", REFS[0], "-i", ALPHA], stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == 1 and done.stderr == b"python -m bleu_lib: error: cannot write the output: No space left on device\n"
