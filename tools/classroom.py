@@ -37,6 +37,9 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script, tools/ is on the path, not the repository
+from tools.nbtools import notebook_paths  # noqa: E402
+
 NOTEBOOKS, LIBRARY, TESTS = ROOT / "notebooks", ROOT / "bleu_lib", ROOT / "tests"
 REGION = re.compile(r"^(?P<hint>[ \t]*# Hint: (?P<text>[^\n]*)\n)?(?P<indent>[ \t]*)### BEGIN SOLUTION\n.*?"
                     r"^[ \t]*### END SOLUTION[ \t]*\n?", re.M | re.S)
@@ -90,7 +93,7 @@ def student_edition(folder):
     "Write the student edition (notebooks with stubs, display helpers, data) to `folder`."
     folder = Path(folder)
     (folder / "notebooks").mkdir(parents=True, exist_ok=True)
-    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+    for path in notebook_paths():  # the appendix too: it has no solutions, only reading
         nb = nbformat.read(path, as_version=4)
         for cell in nb.cells:
             if cell.cell_type == "code" and "### BEGIN SOLUTION" in cell.source:
