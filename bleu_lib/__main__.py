@@ -225,18 +225,18 @@ def as_numbers(column, decimals):
 def format_table(header, columns, fmt, decimals):
     "tabulate's fancy_grid (fmt 'text') or latex_booktabs (fmt 'latex'): the first column right-aligned, others centred."
     columns = [as_numbers(column, decimals) for column in columns]
-    widths = [max(len(title) + 2, *map(len, column)) for title, column in zip(header, columns)]
+    widths = [max(len(title) + 2, *map(len, column)) for title, column in zip(header, columns)]  # tabulate pads titles by 2
     rows = [[f"{cell:>{w}}" if i == 0 else f"{cell:^{w}}" for i, (cell, w) in enumerate(zip(row, widths))]
             for row in [header, *zip(*columns)]]
     if fmt == "latex":
         lines = [" " + " & ".join("".join(LATEX_ESCAPES.get(c, c) for c in cell) for cell in row) + " \\\\" for row in rows]
         return [f"\\begin{{tabular}}{{r{'c' * (len(header) - 1)}}}", "\\toprule", lines[0], "\\midrule", *lines[1:],
                 "\\bottomrule", "\\end{tabular}"]
-    rule = lambda left, fill, middle, right: left + middle.join(fill * (w + 2) for w in widths) + right  # noqa: E731
-    lines = ["│" + "│".join(f" {cell} " for cell in row) + "│" for row in rows]
-    between = [[rule("├", "─", "┼", "┤"), line] for line in lines[2:]]
-    return [rule("╒", "═", "╤", "╕"), lines[0], rule("╞", "═", "╪", "╡"), lines[1], *sum(between, []),
-            rule("╘", "═", "╧", "╛")]
+    top, below_header, between, bottom = [rule[0] + rule[2].join(rule[1] * (w + 2) for w in widths) + rule[3]
+                                          for rule in ("╒═╤╕", "╞═╪╡", "├─┼┤", "╘═╧╛")]
+    header_line, *lines = ["│" + "│".join(f" {cell} " for cell in row) + "│" for row in rows]
+    body = [text for line in lines for text in (between, line)][1:]  # the rows, with a rule between each two
+    return [top, header_line, below_header, *body, bottom]
 
 
 def systems_table(names, scores, signature, fmt, decimals):

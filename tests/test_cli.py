@@ -78,7 +78,7 @@ def test_tab_separated_standard_input_is_several_systems():
 
 
 def test_system_names_that_look_like_numbers_are_tabulated_as_sacrebleu_does(tmp_path):
-    """tabulate reformats a column whose every cell is a number: system files named 01 and 2.50 print as 1 and 2.5."""
+    """tabulate reformats a column whose every cell is a number: system files named 01 and 2.50 print as 1.0 and 2.5."""
     for name, source in [("01", ALPHA), ("2.50", BETA)]:
         (tmp_path / name).write_bytes(open(source, "rb").read())
     for options in (["-f", "text"], ["-f", "latex", "-w", "2"]):
