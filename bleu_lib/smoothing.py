@@ -107,8 +107,9 @@ def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25),
     if abs(math.fsum(map(float, weights)) - 1) > 1e-6:
         raise ValueError(f"weights sum to {math.fsum(map(float, weights)):.6g}, not 1, but the paper's BLEU is a mean: "
                          "use tuple(w / sum(weights) for w in weights)")
-    epsilon, k, alpha = check_parameter(epsilon, "epsilon", at_most_one=True), check_parameter(k, "k", above_zero=True), \
-        check_parameter(alpha, "alpha")
+    check_parameter(epsilon, "epsilon", at_most_one=True)
+    check_parameter(k, "k", above_zero=True)
+    check_parameter(alpha, "alpha")
     present = sum(1 for l_n in stats.totals[:len(weights)] if l_n > 0)  # orders the hypothesis has
     if present == 0:
         warnings.warn(zero_precision_message(stats, [1]), ZeroBleuWarning, stacklevel=2)

@@ -40,7 +40,6 @@ TOKEN_API = [
     ("no references", lambda: sentence_bleu([], HYP), ValueError, "at least one reference"),
     ("hypothesis nested", lambda: sentence_bleu(REFS, [HYP]), TypeError, "one flat list of tokens"),
     ("a token nested 3,000 levels deep", lambda: sentence_bleu(REFS, [DEEP]), TypeError, "hypothesis[0] is list [[[[...]]]]"),
-    ("None as a token", lambda: sentence_bleu(REFS, ["the", None]), TypeError, "a failed vocabulary lookup?"),
     ("None inside references", lambda: sentence_bleu([REFS[0], None], HYP), TypeError, "references[1]"),
     ("a set of tokens", lambda: sentence_bleu(REFS, set(HYP)), TypeError, "in sentence order, not set"),
     ("references not iterable", lambda: sentence_bleu(5, HYP), TypeError, "list of token lists"),

@@ -111,7 +111,7 @@ BAD_CORPORA = [
     ("references not wrapped per segment", [["a", "b"], ["c"]], [["a", "b"], ["c"]], TypeError, "list_of_references[0]"),
     ("empty corpus", [], [], ValueError, "the corpus is empty"),
     ("a string corpus", "a b", "a b", TypeError, "not a string"),
-    ("a bad token deep inside", [[["a"]], [["b", None]]], [["a"], ["b"]], TypeError, "list_of_references[1][0][1]"),
+    ("a bad token deep inside", [[["a"]], [["b", ["c"]]]], [["a"], ["b"]], TypeError, "list_of_references[1][0][1]"),
     ("hypotheses as a set", [[["a"]], [["b"]]], {("a",), ("b",)}, TypeError, "in order, not set"),
     ("hypotheses as a dict", [[["a"]], [["b"]]], {("a",): 1, ("b",): 2}, TypeError, "in order, not dict"),
     ("references as a set", {(("a",),), (("b",),)}, [["a"], ["b"]], TypeError, "list_of_references must be a list"),

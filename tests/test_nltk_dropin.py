@@ -44,6 +44,18 @@ def test_corpus_of_token_ids_matches_nltk(segments):
     assert close(ours, theirs) or (ours == 0.0 and theirs < 1e-70)
 
 
+def test_none_is_a_token_as_in_nltk_with_a_warning():
+    """Any hashable token that holds no others counts; None too, as NLTK counts it, but it usually comes from a failed
+    vocabulary lookup and matches every other None, so it comes with a BleuWarning (here for the hypothesis and the
+    reference that hold one)."""
+    refs, hyp = [["the", None, "sat", "on", "the", "mat"]], ["the", None, "sat", "on", "a", "mat"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = sentence_bleu(refs, hyp, (0.5, 0.5))
+    assert ours == nltk_bleu.sentence_bleu(refs, hyp, (0.5, 0.5))
+    assert [w.category for w in caught] == [BleuWarning, BleuWarning] and "failed vocabulary lookup" in str(caught[0].message)
+
+
 def test_numpy_arrays_and_integers_are_what_lists_and_ints_are():
     array_refs, array_hyp = [np.array(ref) for ref in ID_REFS], np.array(ID_HYP)
     assert sentence_bleu(array_refs, array_hyp) == sentence_bleu(ID_REFS, ID_HYP) == nltk_bleu.sentence_bleu(array_refs, array_hyp)
