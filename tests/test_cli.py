@@ -4,12 +4,15 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
+from sacrebleu.utils import smart_open
 
 import bleu_lib
-from bleu_lib.__main__ import parse_args, run
+from bleu_lib.__main__ import parse_args, run, split_lines
 from support import ROOT
 
 CORPUS = ROOT / "data" / "corpus"
@@ -35,6 +38,17 @@ def test_output_is_sacrebleus(options, system):
     ours, theirs = command(*REFS, "-i", system, *options), command(*REFS, "-i", system, *options, program="sacrebleu")
     assert ours[0] == theirs[0] == 0
     assert ours[1] == theirs[1]
+
+
+@given(st.text(alphabet="ab \t\n\r\x0b\x0c\u2028\u0085é", max_size=40))
+def test_split_lines_reads_a_file_as_sacrebleu_does(text):
+    """SacreBLEU opens a file with newline="\\n", so only "\\n" ends a line, and strips each line's end."""
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", suffix=".txt", delete=False) as file:
+        file.write(text)
+    try:
+        assert split_lines(text) == [line.rstrip() for line in smart_open(file.name)]
+    finally:
+        os.unlink(file.name)
 
 
 def test_one_reference_and_standard_input():

@@ -19,25 +19,36 @@ on its own.
 The grader grades each stage (a notebook with marked regions) on its own: it exports the student's notebook into a copy
 of bleu_lib in which only that stage's module is the student's, runs the notebook in a fresh kernel, and runs the stage's
 hidden tests from tests/ against that copy. A stage passes when every check cell of our notebook (same id, same source)
-runs without error and every hidden test passes. Missing, unreadable, failing or looping notebooks are reported as such.
+runs to its end and every hidden test passes. Missing, unreadable, failing or looping notebooks are reported as such.
+
+Student code is untrusted: everything the verdict depends on (our notebooks, bleu_lib, tests, data) is read before it
+runs; the kernel and the hidden tests run apart (tools/sandbox.py), the tests from a fresh copy written after the kernel
+has ended; a check cell passes only if the grader saw it print a secret after its last line; links out of the
+submission are refused; the gradebook is written last, atomically. The README says what this does not guarantee.
 """
 import argparse
 import ast
+import contextlib
+import copy
+import hashlib
 import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ElementTree
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script, tools/ is on the path, not the repository
+from tools import sandbox  # noqa: E402
 from tools.nbtools import notebook_paths  # noqa: E402
 
 NOTEBOOKS, LIBRARY, TESTS = ROOT / "notebooks", ROOT / "bleu_lib", ROOT / "tests"
@@ -59,8 +70,7 @@ HIDDEN_TESTS = {
     "corpus": ["test_corpus.py"],
     "tokenizers": ["test_tokenizers.py"],
     "metric": ["test_sacrebleu_suite.py", "test_metric.py::test_corpus_score_is_sacrebleus"],
-    "__main__": ["test_cli.py::test_output_is_sacrebleus", "test_cli.py::test_one_reference_and_standard_input",
-                 "test_cli.py::test_several_systems_print_sacrebleus_table"],
+    "__main__": ["test_cli.py::test_split_lines_reads_a_file_as_sacrebleu_does", "test_cli.py::test_one_reference_and_standard_input"],
     "smoothing": ["test_smoothing.py::test_case_a", "test_smoothing.py::test_identical_hypothesis_and_reference_score_one",
                   "test_smoothing.py::test_paper_methods_stay_in_zero_one",
                   "test_smoothing.py::test_sacrebleu_floor_add_k_exp_are_methods_1_2_3"],
@@ -128,117 +138,297 @@ def check_cells(nb):
     return checks
 
 
-def workspace(tmp, student_path):
-    "A folder like the repository: our bleu_lib, tests and data, and the student's notebook under notebooks/."
-    shutil.copytree(LIBRARY, tmp / "bleu_lib", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(TESTS, tmp / "tests", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "data", tmp / "data")
-    (tmp / "notebooks").mkdir()
-    shutil.copy(NOTEBOOKS / "helpers.py", tmp / "notebooks" / "helpers.py")
-    shutil.copy(student_path, tmp / "notebooks" / student_path.name)
-    (tmp / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n")
-    return tmp / "notebooks" / student_path.name
+def edition_sources(teacher):
+    "The cell sources of the student edition of `teacher`, by cell id: what a student who did nothing hands in."
+    return {cell.id: strip_solutions(cell.source) if cell.cell_type == "code" and "### BEGIN SOLUTION" in cell.source
+            else cell.source for cell in teacher.cells}
 
 
-def run_notebook(path, timeout, env):
-    "Execute `path` in a fresh kernel, continuing past errors; interrupt a cell that runs longer than `timeout`."
-    from nbclient import NotebookClient
+# --- what the grader trusts: read once, before any student code runs ---------------------------------------------
 
-    nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, interrupt_on_timeout=True, allow_errors=True, kernel_name="python3",
-                            record_timing=False, resources={"metadata": {"path": str(path.parent)}})
-    client.execute(env=env, stderr=subprocess.DEVNULL)  # the kernel's own log lines are not the student's
+def trusted_files():
+    "Our bleu_lib, hidden tests, helpers.py and data/, as bytes by path: every copy the grader makes comes from here."
+    files = {}
+    for pattern in ["bleu_lib/*.py", "tests/*.py", "notebooks/helpers.py", "data/**/*"]:
+        files.update({str(path.relative_to(ROOT)): path.read_bytes() for path in sorted(ROOT.glob(pattern)) if path.is_file()})
+    return files
+
+
+def write_files(files, folder):
+    "Write `files` (bytes by relative path) below `folder`."
+    for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+
+
+def fingerprint():
+    "A hash of every file of the repository the grader depends on, to tell whether student code changed one."
+    paths = [path for path in ROOT.rglob("*") if path.is_file() and not {".venv", "classroom", "__pycache__"} & set(path.parts)]
+    return {str(path.relative_to(ROOT)): hashlib.sha256(path.read_bytes()).hexdigest() for path in paths
+            if not path.is_relative_to(ROOT / ".git" / "objects")}
+
+
+# --- reading a submission --------------------------------------------------------------------------------------------
+
+def submission_folder(folder):
+    "The folder holding the student's notebooks: FOLDER/notebooks if there is one (and it is not a link), else FOLDER."
+    folder = Path(folder).resolve()
+    inner = folder / "notebooks"
+    if inner.is_symlink():
+        raise ValueError(f"{inner} is a link: a submission is read as the files inside its own folder")
+    return inner if inner.is_dir() else folder
+
+
+def read_submission(folder, name):
+    "(notebook, None) for the student's notebook `name`, read as a regular file inside `folder`, or (None, why not)."
+    path = folder / name
+    if path.is_symlink() or (path.exists() and not path.resolve().is_relative_to(folder)):
+        return None, "refused: a link, not a file of the submission"
+    if not path.exists():
+        return None, "missing"
+    if not path.is_file() or path.stat().st_nlink > 1:
+        return None, "refused: not a regular file of its own"
+    try:
+        return nbformat.reads(path.read_text(encoding="utf-8"), as_version=4), None
+    except Exception as error:
+        return None, f"unreadable notebook ({type(error).__name__})"
+
+
+def export_module(student, module, folder):
+    "The source of `module` exported with nbdev from the student's notebook, which may name no other module or path."
+    nb = copy.deepcopy(student)
+    for cell in nb.cells:
+        if cell.cell_type == "code":  # `#| default_exp ../../x` would write outside: the module is ours to name
+            cell.source = DIRECTIVE.sub(lambda m: f"#| default_exp {module}" if m[1] == "default_exp" else f"#| {m[1]}",
+                                        cell.source)
+    nbformat.write(nb, folder / "student.ipynb")
+    from nbdev.export import nb_export
+    nb_export(str(folder / "student.ipynb"), lib_path=str(folder / "lib"))
+    exported = folder / "lib" / f"{module}.py"
+    return exported.read_text(encoding="utf-8") if exported.exists() else None
+
+
+DIRECTIVE = re.compile(r"^#\s*\|\s*(default_exp|export\w*)\b.*$", re.M)
+
+
+# --- running a stage -------------------------------------------------------------------------------------------------
+
+def with_secrets(student, checks, secret):
+    "A copy of the student's notebook in which each of our check cells, unchanged, prints `secret` after its last line."
+    nb = copy.deepcopy(student)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.id in checks and cell.source.strip() == checks[cell.id].strip():
+            cell.source += f"\nprint({secret + cell.id!r})"
     return nb
 
 
-def run_hidden_tests(tmp, module, timeout, env):
-    "(passed, total) of the stage's hidden tests, run against the workspace's bleu_lib."
-    report = tmp / "report.xml"
-    selection = [f"tests/{test}" for test in HIDDEN_TESTS.get(module, [])]
-    if not selection:
-        return 0, 0
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-c", str(tmp / "pytest.ini"), "--rootdir", str(tmp),
-                    f"--junitxml={report}", *selection], cwd=tmp, env=env, capture_output=True, timeout=timeout)
-    cases = ElementTree.parse(report).getroot().iter("testcase")
-    results = [not any(child.tag in ("failure", "error", "skipped") for child in case) for case in cases]
-    return sum(results), len(results)
+def run_notebook(nb, workspace, timeout):
+    """Execute `nb` in a fresh kernel in the sandbox, from `workspace`, in place; True if every cell ran, False if one
+    ran longer than `timeout` seconds and the kernel was killed (the cells after it never ran)."""
+    from jupyter_client import AsyncKernelManager
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_core.utils import run_sync
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError
+
+    sandbox.prepare(workspace)
+    spec = workspace / "kernels" / "sandboxed"
+    spec.mkdir(parents=True)
+    argv = sandbox.command([sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"], workspace, [ROOT])
+    (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "sandboxed", "language": "python"}))
+    (workspace / "runtime").mkdir()
+    sandbox.prepare(workspace)  # again: the new folders belong to the sandbox's user too
+    # asynchronous, as nbclient expects: a blocking client would wait for a looping cell's output and never time out
+    manager = AsyncKernelManager(kernel_name="sandboxed", transport="ipc",
+                                 kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec.parent)]),
+                                 connection_file=str(workspace / "runtime" / "kernel.json"))
+    # No interrupt on timeout: a kernel in its own PID namespace need not obey one, and killing it is certain.
+    client = NotebookClient(nb, km=manager, timeout=timeout, interrupt_on_timeout=False, allow_errors=True,
+                            record_timing=False, resources={"metadata": {"path": str(workspace / "notebooks")}})
+    marker = sandbox.new_marker()
+    try:
+        client.execute(env=sandbox.environment(workspace, marker), stderr=subprocess.DEVNULL)
+        return True
+    except CellTimeoutError:
+        return False
+    finally:
+        with contextlib.suppress(Exception):  # nbclient leaves running a kernel it was given; it may be dead already
+            run_sync(manager.shutdown_kernel)(now=True)
+        sandbox.end(marker)
 
 
-def grade_stage(teacher_path, student_path, timeout, examples):
-    "The result of one stage, as a dict for the gradebook; never raises."
-    teacher = nbformat.read(teacher_path, as_version=4)
-    module = next(re.search(r"#\| default_exp (\S+)", c.source)[1] for c in teacher.cells if "#| default_exp" in c.source)
+def failed_checks(ran, checks, secret):
+    "Why each of our check cells failed, by id: its error's message, or that the grader never saw it finish."
+    cells = {cell.id: cell for cell in ran.cells}
+    failed = {}
+    for cell_id in checks:
+        cell = cells.get(cell_id)
+        if cell is None or secret + cell_id not in cell.source:
+            failed[cell_id] = "missing or changed: keep the check cells as they are"
+            continue
+        errors = [out for out in cell.outputs if out.output_type == "error"]
+        printed = "".join(out.get("text", "") for out in cell.outputs if out.output_type == "stream")
+        if errors:
+            failed[cell_id] = shorten(f"{errors[0].ename}: {errors[0].evalue}".strip().splitlines()[0])
+        elif secret + cell_id not in printed:
+            failed[cell_id] = "did not run to the end: an error was hidden, or the cell was skipped"
+    return failed
+
+
+def run_hidden_tests(workspace, module, timeout, examples):
+    "The stage's hidden tests, run in the sandbox from `workspace`: (number passed, {test: why it failed})."
+    selection = [f"tests/{test}" for test in HIDDEN_TESTS[module]]
+    (workspace / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\npythonpath = . tests\n")
+    sandbox.prepare(workspace)
+    argv = sandbox.command([sys.executable, "-s", "-m", "pytest", "-q", "-c", "pytest.ini", "--rootdir", ".",
+                            "--confcutdir", ".", "-p", "hypothesis.extra.pytestplugin", "--junitxml=report.xml",
+                            *selection], workspace, [ROOT])
+    marker = sandbox.new_marker()
+    # only the plugin the tests need: loading every installed one (nbval, Jupyter...) takes seconds
+    extra = {"BLEU_TEST_EXAMPLES": str(examples), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    try:
+        subprocess.run(argv, cwd=workspace, capture_output=True, timeout=timeout,
+                       env=sandbox.environment(workspace, marker, extra))
+    finally:
+        sandbox.end(marker)
+    passed, failed = 0, {}
+    for case in ElementTree.parse(workspace / "report.xml").getroot().iter("testcase"):
+        problems = [child for child in case if child.tag in ("failure", "error", "skipped")]
+        if problems:
+            failed[case.get("name")] = failure_message(problems[0])
+        else:
+            passed += 1
+    return passed, failed
+
+
+def failure_message(problem):
+    "One line for a failed hidden test (a JUnit element): the assertion that failed, what it got, and on what example."
+    why = (problem.get("message") or problem.tag).strip().splitlines()[0]
+    report = problem.text or ""
+    marked = [line[1:].strip() for line in report.splitlines() if line.startswith(">")]  # pytest marks the failing line
+    if marked and marked[-1].startswith("assert "):
+        why = f"{marked[-1]} failed: {why.removeprefix('AssertionError: ').removeprefix('assert ')}"
+    example = re.search(r"^E +Failing test case: \w+\((.*?)^E +\)$", report, re.M | re.S)  # Hypothesis's input
+    if example:
+        why += " on " + " ".join(line.removeprefix("E").strip() for line in example[1].splitlines()).strip(" ,")
+    return shorten(why)
+
+
+def shorten(text, width=400):
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
+    "The result of one stage, as a dict for the gradebook."
+    teacher, module = trusted["notebooks"][teacher_name]
     checks = check_cells(teacher)
-    result = {"notebook": teacher_path.name, "module": module, "status": "graded", "checks_passed": 0,
-              "checks_total": len(checks), "failed_checks": sorted(checks), "tests_passed": 0, "tests_total": 0,
-              "passed": False}
-    if not student_path.exists():
-        return {**result, "status": "missing"}
+    result = {"notebook": teacher_name, "module": module, "status": "graded", "passed": False,
+              "checks_passed": 0, "checks_total": len(checks), "failed_checks": {}, "tests_passed": 0, "tests_total": 0,
+              "failed_tests": {}}
+    student, problem = submission
+    if problem:
+        return {**result, "status": problem}
+    if {cell.id: cell.source for cell in student.cells} == edition_sources(teacher):
+        return {**result, "status": "not attempted"}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        env = {**os.environ, "PYTHONPATH": str(tmp), "BLEU_TEST_EXAMPLES": str(examples)}
+        tmp.chmod(0o711)  # the sandbox's user may pass through to its workspace, but not list what else is here
+        (tmp / "export").mkdir(mode=0o700)
+        library = export_module(student, module, tmp / "export")
+        if library is None:
+            return {**result, "status": f"exports no bleu_lib/{module}.py: keep the #| export cells"}
+        kernel_workspace = tmp / "kernel"
+        write_files({**trusted["files"], f"bleu_lib/{module}.py": library.encode()}, kernel_workspace)
+        secret = secrets.token_hex(16)
+        nbformat.write(with_secrets(student, checks, secret), kernel_workspace / "notebooks" / teacher_name)
+        ran = nbformat.read(kernel_workspace / "notebooks" / teacher_name, as_version=4)
         try:
-            copy = workspace(tmp, student_path)
-            nbformat.read(copy, as_version=4)
-        except Exception as error:
-            return {**result, "status": f"unreadable notebook ({type(error).__name__})"}
-        try:
-            from nbdev.export import nb_export
-            nb_export(str(copy), lib_path=str(tmp / "bleu_lib"))
-        except Exception as error:
-            return {**result, "status": f"cannot export its code ({type(error).__name__})"}
-        try:
-            ran = run_notebook(copy, timeout, env)
+            finished = run_notebook(ran, kernel_workspace, timeout)
         except Exception as error:  # a dead kernel, a kernel that never started...
             return {**result, "status": f"could not run ({type(error).__name__})"}
-        by_id = {cell.id: cell for cell in ran.cells}
-        failed = [cell_id for cell_id, source in checks.items()
-                  if cell_id not in by_id or by_id[cell_id].source.strip() != source.strip()
-                  or any(out.output_type == "error" for out in by_id[cell_id].outputs)]
-        timed_out = any(out.output_type == "error" and out.ename in ("KeyboardInterrupt", "CellTimeoutError")
-                        for cell in ran.cells for out in cell.get("outputs", []))
+        failed = failed_checks(ran, checks, secret)
+        if not finished:
+            result["status"] = f"a cell ran longer than {timeout} s: the kernel was stopped there"
+        tests_workspace = Path(tempfile.mkdtemp(dir=tmp))  # a new, unguessable folder, written after the kernel ended
+        write_files({**trusted["files"], f"bleu_lib/{module}.py": library.encode()}, tests_workspace)
         try:
-            passed, total = run_hidden_tests(tmp, module, 10 * timeout, env)
+            passed, failed_tests = run_hidden_tests(tests_workspace, module, 10 * timeout, examples)
         except Exception as error:
-            passed, total = 0, len(HIDDEN_TESTS.get(module, []))
-            result["status"] = f"hidden tests did not finish ({type(error).__name__})"
-        result.update(checks_passed=len(checks) - len(failed), failed_checks=failed, tests_passed=passed, tests_total=total)
-        if timed_out:
-            result["status"] = f"a cell ran longer than {timeout} s and was interrupted"
-        result["passed"] = not failed and passed == total > 0
-        return result
-
-
-def grade(folder, timeout=120, examples=300, jobs=1, only=()):
-    "Grade every stage (or those whose names start with one of `only`) of the notebooks in `folder`; a gradebook dict."
-    folder = Path(folder)
-    folder = folder / "notebooks" if (folder / "notebooks").is_dir() else folder
-    work = [(teacher, folder / teacher.name, timeout, examples) for teacher, _ in stages()
-            if not only or teacher.name.startswith(tuple(only))]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(grade_stage_safely, work))
-    return {"stages": results, "passed": sum(r["passed"] for r in results), "stages_total": len(results)}
+            passed, failed_tests = 0, {"(all)": f"the hidden tests did not finish ({type(error).__name__})"}
+    total = passed + len(failed_tests)
+    return {**result, "checks_passed": len(checks) - len(failed), "failed_checks": failed, "tests_passed": passed,
+            "tests_total": total, "failed_tests": failed_tests, "passed": not failed and not failed_tests and total > 0}
 
 
 def grade_stage_safely(args):
-    "grade_stage, with anything unexpected reported in the result instead of stopping the grader."
-    teacher, student, timeout, examples = args
+    "grade_stage, with anything unexpected reported in the result instead of stopping the grader; timed."
+    started = time.monotonic()
     try:
-        return grade_stage(teacher, student, timeout, examples)
+        result = grade_stage(*args)
     except Exception as error:
-        return {"notebook": teacher.name, "status": f"grader error ({type(error).__name__}: {error})", "passed": False,
-                "checks_passed": 0, "checks_total": 0, "failed_checks": [], "tests_passed": 0, "tests_total": 0}
+        result = {"notebook": args[0], "status": f"grader error ({type(error).__name__}: {error})", "passed": False,
+                  "checks_passed": 0, "checks_total": 0, "failed_checks": {}, "tests_passed": 0, "tests_total": 0,
+                  "failed_tests": {}}
+    return {**result, "seconds": round(time.monotonic() - started, 1)}
+
+
+def grade(folder, timeout=60, examples=30, jobs=2, only=(), progress=None):
+    "Grade every stage (or those whose names start with one of `only`) of the notebooks in `folder`; a gradebook dict."
+    before = fingerprint()
+    sandbox.isolation()  # probed once, here: the workers forked below inherit the answer
+    trusted = {"files": trusted_files(),
+               "notebooks": {path.name: (nbformat.read(path, as_version=4), module) for path, module in stages()}}
+    names = [name for name in trusted["notebooks"] if not only or name.startswith(tuple(only))]
+    try:
+        folder = submission_folder(folder)
+        submissions = {name: read_submission(folder, name) for name in names}
+    except ValueError as error:
+        submissions = {name: (None, f"refused: {error}") for name in names}
+    results = {}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(grade_stage_safely, (name, submissions[name], trusted, timeout, examples)) for name in names]
+        for future in as_completed(futures):
+            result = future.result()
+            results[result["notebook"]] = result
+            if progress:
+                progress(f"{result['notebook'][:-6]}: {verdict(result)} ({result['seconds']} s)")
+    changed = sorted(name for name, digest in fingerprint().items() ^ before.items())
+    return {"stages": [results[name] for name in names], "passed": sum(r["passed"] for r in results.values()),
+            "stages_total": len(names), "isolation": sandbox.isolation(),
+            "repository_changed": sorted(set(changed))}
+
+
+def verdict(result):
+    "pass, fail, or what kept the stage from being graded."
+    if result["passed"]:
+        return "pass"
+    return "fail" if result["status"] == "graded" else result["status"]
 
 
 def table(report):
-    "The grades as a plain-text table for a person."
+    "The grades as plain text for a person: one line per stage, then why each failing check and test failed."
     lines = [f"{'stage':26} {'checks':>8} {'hidden tests':>13}  result"]
     for r in report["stages"]:
-        verdict = "pass" if r["passed"] else "fail" + ("" if r["status"] == "graded" else f": {r['status']}")
         lines.append(f"{r['notebook'][:-6]:26} {r['checks_passed']:>3}/{r['checks_total']:<4} "
-                     f"{r['tests_passed']:>6}/{r['tests_total']:<6}  {verdict}")
+                     f"{r['tests_passed']:>6}/{r['tests_total']:<6}  {verdict(r)}")
+        lines += [f"    check {cell}: {why}" for cell, why in r["failed_checks"].items()]
+        lines += [f"    test {test}: {why}" for test, why in r["failed_tests"].items()]
     lines.append(f"stages passed: {report['passed']} of {report['stages_total']}")
+    if report["repository_changed"]:
+        lines.append(f"WARNING: files of the grader's repository changed while grading: {', '.join(report['repository_changed'])}")
     return "\n".join(lines)
+
+
+def write_gradebook(report, path):
+    "Write the JSON gradebook atomically (a temporary file, then a rename); return its SHA-256."
+    data = (json.dumps(report, indent=1) + "\n").encode()
+    path = Path(path)
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as file:
+        file.write(data)
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(file.name, path)
+    return hashlib.sha256(data).hexdigest()
 
 
 def main(argv=None):
@@ -248,9 +438,9 @@ def main(argv=None):
     student.add_argument("folder")
     grader = commands.add_parser("grade", help="grade the notebooks in FOLDER")
     grader.add_argument("folder")
-    grader.add_argument("--json", help="also write the grades as JSON to this file")
-    grader.add_argument("--timeout", type=int, default=120, help="seconds a cell may run (default: 120)")
-    grader.add_argument("--examples", type=int, default=300, help="random examples per hidden property test (default: 300)")
+    grader.add_argument("--json", help="also write the grades as JSON to this file (last, atomically)")
+    grader.add_argument("--timeout", type=int, default=60, help="seconds a cell may run (default: 60)")
+    grader.add_argument("--examples", type=int, default=30, help="random examples per hidden property test (default: 30)")
     grader.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="stages graded at once")
     grader.add_argument("--stage", action="append", default=[], help="grade only this stage, e.g. 03 (repeatable)")
     args = parser.parse_args(argv)
@@ -258,11 +448,13 @@ def main(argv=None):
         student_edition(args.folder)
         print(f"student edition written to {args.folder}")
         return 0
-    report = grade(args.folder, args.timeout, args.examples, args.jobs, args.stage)
+    print(sandbox.describe(), file=sys.stderr, flush=True)
+    report = grade(args.folder, args.timeout, args.examples, args.jobs, args.stage,
+                   progress=lambda line: print(line, file=sys.stderr, flush=True))
     print(table(report))
     if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    return 0
+        print(f"gradebook written to {args.json} (sha256 {write_gradebook(report, args.json)})")
+    return 3 if report["repository_changed"] else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,99 @@
+"""Build a submission that tries to fool the grader, one trick at a time, for tests/test_classroom.py.
+
+    python tests/make_malicious_submission.py STUDENT_EDITION OUT TRICK [GRADEBOOK]
+
+Every trick starts from the untouched student edition (no stub solved) and adds one cell to 01_ngrams.ipynb, except
+`links`, whose notebooks are links to our solution notebooks. Each is one way to cheat:
+- conftest: append a pytest hook that reports every test as passed to every tests/conftest.py it can reach;
+- silence: make the kernel swallow every error, so that failing check cells show nothing;
+- write: write a file into the teacher's own repository;
+- detach: start a process that outlives the notebook and keeps rewriting the --json gradebook as all passed;
+- peek: end the exported module by running the teacher's own solution module in its place (a cell at the end);
+- links: hand in links to the teacher's solution notebooks instead of notebooks.
+"""
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FIND_TEACHER = '''
+import importlib.metadata, json, pathlib
+url = json.loads(importlib.metadata.distribution("bleu-lib").read_text("direct_url.json"))["url"]
+teacher = pathlib.Path(url.removeprefix("file://"))  # the editable install points at the teacher's repository
+'''
+
+TRICKS = {
+    "conftest": FIND_TEACHER + '''
+hook = """
+
+import pytest
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    outcome.get_result().outcome = "passed"
+"""
+for conftest in [teacher / "tests" / "conftest.py", *pathlib.Path("..").resolve().rglob("conftest.py")]:
+    try:
+        with open(conftest, "a") as file:
+            file.write(hook)
+    except OSError as error:
+        print("could not", error)
+''',
+    "silence": '''
+get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
+''',
+    "write": FIND_TEACHER + '''
+for name in ["HACKED.txt", "notebooks/HACKED.txt"]:
+    try:
+        (teacher / name).write_text("written by a student's notebook")
+    except OSError as error:
+        print("could not", error)
+''',
+    "detach": '''
+import subprocess, sys
+GRADEBOOK = GRADEBOOK_PATH
+forger = """
+import json, time
+for _ in range(240):  # a minute: longer than grading takes
+    try:
+        json.dump({"passed": 9, "stages": [], "forged": True}, open(GRADEBOOK, "w"))
+    except OSError:
+        pass
+    time.sleep(0.25)
+"""
+subprocess.Popen([sys.executable, "-c", f"GRADEBOOK = {GRADEBOOK!r}" + forger], start_new_session=True,
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+''',
+    "peek": "#| export" + FIND_TEACHER + '''
+try:
+    exec((teacher / "bleu_lib" / "ngrams.py").read_text())
+except OSError as error:
+    print("could not", error)
+''',
+}
+
+
+def make(edition, out, trick, gradebook=""):
+    "Write the submission for `trick` to `out`, from the student edition in `edition`."
+    edition, out = Path(edition), Path(out)
+    shutil.copytree(edition, out)
+    if trick == "links":
+        for path in (out / "notebooks").glob("[0-9][0-9]_*.ipynb"):
+            path.unlink()
+            path.symlink_to(ROOT / "notebooks" / path.name)
+        return out
+    path = out / "notebooks" / "01_ngrams.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    cell = nbformat.v4.new_code_cell(TRICKS[trick].replace("GRADEBOOK_PATH", json.dumps(str(gradebook))).strip())
+    cell.id = "trick"
+    nb.cells.insert(len(nb.cells) if trick == "peek" else 2, cell)
+    nbformat.write(nb, path)
+    return out
+
+
+if __name__ == "__main__":
+    make(*sys.argv[1:])
