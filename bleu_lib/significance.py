@@ -6,7 +6,8 @@
 __all__ = ['DEFAULT_SEED', 'PairedResult', 'MAX_SAMPLES', 'DEFAULT_SAMPLES', 'segment_statistics', 'floored_logs', 'exps',
            'smoothed_precisions', 'bleu_scores', 'bootstrap_indices', 'resample_counts', 'bootstrap_scores',
            'confidence_interval', 'p_value', 'corpus_scores', 'paired_bootstrap', 'paired_approximate_randomization',
-           'check_count', 'check_seed', 'check_pair', 'seed_from_environment', 'paired_test']
+           'check_count', 'check_seed', 'check_pair', 'seed_from_environment', 'paired_test', 'holm', 'clusters',
+           'Comparison', 'text_table', 'html_table', 'compare_all']
 
 # %% ../notebooks/10_significance.ipynb #c04
 import math
@@ -113,9 +114,11 @@ def confidence_interval(scores, exact_mean=False):
 PairedResult = namedtuple("PairedResult", "score p_value mean ci")
 
 
-def p_value(statistics, observed):
-    "(resampled statistics above the observed one + 1) / (resamples + 1), as MultEval and SacreBLEU compute it."
-    return (int(np.sum(statistics > observed)) + 1) / (len(statistics) + 1)
+def p_value(statistics, observed, ties=False):
+    """(resampled statistics above the observed one + 1) / (resamples + 1), as MultEval and SacreBLEU compute it;
+    with ties=True those equal to it count too, as in Riezler and Maxwell's definition."""
+    beyond = statistics >= observed if ties else statistics > observed
+    return (int(np.sum(beyond)) + 1) / (len(statistics) + 1)
 
 
 def corpus_scores(metric, *stats):
@@ -135,16 +138,19 @@ def paired_bootstrap(baseline, system, metric, n_samples=1000, seed=DEFAULT_SEED
     return PairedResult(score, p, *confidence_interval(resampled))
 
 # %% ../notebooks/10_significance.ipynb #c22
-def paired_approximate_randomization(baseline, system, metric, n_samples=10000, seed=DEFAULT_SEED, n_confidence=-1):
+def paired_approximate_randomization(baseline, system, metric, n_samples=10000, seed=DEFAULT_SEED, n_confidence=-1,
+                                     ties=False):
     """Riezler and Maxwell's paired approximate randomization as SacreBLEU runs it; with n_confidence > 0, also the
-    system's bootstrap mean and 95% half-width from that many resamples (drawn after the coin flips, as SacreBLEU does)."""
+    system's bootstrap mean and 95% half-width from that many resamples (drawn after the coin flips, as SacreBLEU does).
+    ties=True counts a shuffled difference equal to the observed one as "at least as large" (the paper's p-value)."""
     check_pair(baseline, system)
     rng = np.random.default_rng(seed)
     swaps = rng.integers(2, size=(check_count(n_samples, "n_samples"), len(system)), dtype=bool)
     score_baseline, score = corpus_scores(metric, baseline, system)
     shuffled_1 = swaps.astype(np.float64) @ (baseline - system) + system.sum(axis=0)
     shuffled_2 = (baseline + system).sum(axis=0) - shuffled_1
-    p = p_value(np.abs(bleu_scores(shuffled_1, metric) - bleu_scores(shuffled_2, metric)), abs(score_baseline - score))
+    differences = np.abs(bleu_scores(shuffled_1, metric) - bleu_scores(shuffled_2, metric))
+    p = p_value(differences, abs(score_baseline - score), ties)
     mean = ci = None
     if n_confidence > 0:
         indices = rng.choice(len(system), size=(check_count(n_confidence, "n_confidence"), len(system)), replace=True)
@@ -214,3 +220,85 @@ def paired_test(named_stats, metric, test="bs", n_samples=0, n_confidence=-1, se
         else:
             results.append(paired_approximate_randomization(baseline, stats, metric, n_samples, system_seed, n_confidence))
     return results
+
+# %% ../notebooks/10_significance.ipynb #c37
+def holm(p_values):
+    "Holm-Bonferroni adjusted p-values, in the order given: the k-th smallest times (m - k + 1), kept non-decreasing."
+    order = np.argsort(p_values, kind="stable")
+    adjusted, running = np.empty(len(p_values)), 0.0
+    for k, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - k) * p_values[i]))
+        adjusted[i] = running
+    return adjusted.tolist()
+
+# %% ../notebooks/10_significance.ipynb #c38
+def clusters(scores, different):
+    "Cluster number of each system: ranked by score, a system starts a new cluster if it differs from the cluster's best."
+    ranked = sorted(range(len(scores)), key=lambda i: -scores[i])
+    cluster, best, numbers = 1, ranked[0], {}
+    for i in ranked:
+        if different(best, i):
+            cluster, best = cluster + 1, i
+        numbers[i] = cluster
+    return [numbers[i] for i in range(len(scores))]
+
+# %% ../notebooks/10_significance.ipynb #c39
+class Comparison:
+    "Every pair of systems compared: `systems` rows (name, score, mean, ci, cluster), `pairs` rows (a, b, delta, p, p_holm)."
+
+    def __init__(self, systems, pairs, alpha, test):
+        self.systems, self.pairs, self.alpha, self.test = systems, pairs, alpha, test
+
+    def rows(self):
+        "The table: systems best first, then one line per pair."
+        ranked = sorted(self.systems, key=lambda row: -row["score"])
+        top = [[row["cluster"], row["name"], f"{row['score']:.1f}", "" if row["ci"] is None else
+                f"{row['mean']:.1f} ± {row['ci']:.1f}"] for row in ranked]
+        pairs = [[f"{p['a']} vs {p['b']}", f"{p['delta']:+.1f}", f"{p['p']:.4f}", f"{p['p_holm']:.4f}",
+                  "yes" if p["p_holm"] < self.alpha else "no"] for p in self.pairs]
+        return (["cluster", "system", "BLEU", "μ ± 95% CI"], top), (["pair", "ΔBLEU", "p", "p (Holm)", "different"], pairs)
+
+    def __str__(self):
+        return "\n\n".join(text_table(header, rows) for header, rows in self.rows())
+
+    def _repr_html_(self):
+        return "".join(html_table(header, rows) for header, rows in self.rows())
+
+
+def text_table(header, rows):
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip() for row in [header, *rows]]
+    return "\n".join([lines[0], "  ".join("-" * w for w in widths), *lines[1:]])
+
+
+def html_table(header, rows):
+    from html import escape
+    cells = lambda tag, row: "".join(f"<{tag}>{escape(str(v))}</{tag}>" for v in row)
+    body = "".join(f"<tr>{cells('td', row)}</tr>" for row in rows)
+    return f"<table><thead><tr>{cells('th', header)}</tr></thead><tbody>{body}</tbody></table>"
+
+# %% ../notebooks/10_significance.ipynb #c40
+def compare_all(named_stats, metric, n_samples=1000, seed=DEFAULT_SEED, alpha=0.05):
+    "Every pair of systems by paired bootstrap (ties counted), with Holm-Bonferroni correction and clusters."
+    names = [name for name, _ in named_stats]
+    if len(set(names)) != len(names) or len(names) < 2:
+        raise ValueError("compare_all needs at least two systems, with different names")
+    first = named_stats[0][1]
+    for _, stats in named_stats[1:]:
+        check_pair(first, stats)
+    indices = bootstrap_indices(len(first), check_count(n_samples, "n_samples"), check_seed(seed))
+    scores = corpus_scores(metric, *(stats for _, stats in named_stats))
+    resampled = [bootstrap_scores(stats, metric, indices) for _, stats in named_stats]
+    pairs = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            differences = np.abs(resampled[j] - resampled[i])
+            p = p_value(differences - differences.mean(), abs(scores[j] - scores[i]), ties=True)
+            pairs.append({"a": names[i], "b": names[j], "delta": scores[j] - scores[i], "p": p})
+    for pair, adjusted in zip(pairs, holm([pair["p"] for pair in pairs])):
+        pair["p_holm"] = adjusted
+    different = {(pair["a"], pair["b"]): pair["p_holm"] < alpha for pair in pairs}
+    cluster = clusters(scores, lambda i, j: different.get((names[i], names[j]), different.get((names[j], names[i]))))
+    systems = [{"name": name, "score": score, "mean": mean, "ci": ci, "cluster": c}
+               for name, score, (mean, ci), c in zip(names, scores, map(confidence_interval, resampled), cluster)]
+    return Comparison(systems, pairs, alpha, "paired bootstrap")
