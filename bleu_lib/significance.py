@@ -105,8 +105,11 @@ def confidence_interval(scores, exact_mean=False):
 
     SacreBLEU takes the mean with statistics.mean for one system (`exact_mean`) and with NumPy in paired tests."""
     ordered = np.sort(np.asarray(scores))
+    # Hint: drop n // 40 scores at each end of the sorted scores; the half-width is half the range that remains
+    ### BEGIN SOLUTION
     low = len(ordered) // 40  # 2.5% from each end
     half_width = 0.5 * (ordered[len(ordered) - low - 1] - ordered[low])
+    ### END SOLUTION
     mean = statistics.mean(ordered.tolist()) if exact_mean else ordered.mean()
     return float(mean), float(half_width)
 
@@ -117,8 +120,11 @@ PairedResult = namedtuple("PairedResult", "score p_value mean ci")
 def p_value(statistics, observed, ties=False):
     """(resampled statistics above the observed one + 1) / (resamples + 1), as MultEval and SacreBLEU compute it;
     with ties=True those equal to it count too, as in Riezler and Maxwell's definition."""
+    # Hint: count the statistics beyond the observed one (>, or >= with ties), then add 1 above and below
+    ### BEGIN SOLUTION
     beyond = statistics >= observed if ties else statistics > observed
     return (int(np.sum(beyond)) + 1) / (len(statistics) + 1)
+    ### END SOLUTION
 
 
 def corpus_scores(metric, *stats):
@@ -226,9 +232,12 @@ def holm(p_values):
     "Holm-Bonferroni adjusted p-values, in the order given: the k-th smallest times (m - k + 1), kept non-decreasing."
     order = np.argsort(p_values, kind="stable")
     adjusted, running = np.empty(len(p_values)), 0.0
+    # Hint: walk the p-values from the smallest; multiply the k-th (from 0) by m - k, cap at 1, keep the running maximum
+    ### BEGIN SOLUTION
     for k, i in enumerate(order):
         running = max(running, min(1.0, (len(p_values) - k) * p_values[i]))
         adjusted[i] = running
+    ### END SOLUTION
     return adjusted.tolist()
 
 # %% ../notebooks/10_significance.ipynb #c38
