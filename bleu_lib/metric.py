@@ -10,6 +10,7 @@ __all__ = ['SACREBLEU_VERSION', 'SMOOTH_DEFAULTS', 'CJK', 'check_smoothing_metho
 # %% ../notebooks/07_sacrebleu_interface.ipynb #c05
 import json
 import math
+import os
 import re
 import warnings
 from collections.abc import Iterable, Sequence
@@ -113,14 +114,20 @@ class BLEUScore:
         self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
         self._verbose = (f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} "
                          f"hyp_len = {sys_len:d} ref_len = {ref_len:d})")
+        self.mean = self.ci = None  # the bootstrap mean and 95% half-width, when corpus_score(..., n_bootstrap > 1)
 
     def format(self, width=2, score_only=False, signature="", is_json=False):
-        "SacreBLEU's formats: 'BLEU|signature = 27.64 75.0/...', its JSON document, or the bare score."
+        "SacreBLEU's formats: 'BLEU|signature = 27.64 (μ = 27.60 ± 1.20) 75.0/...', its JSON document, or the bare score."
         score = f"{self.score:.{width}f}"
+        fields = {"name": self.name, "score": float(score), "signature": signature}
+        if self.mean is not None and self.mean > 0:  # SacreBLEU shows no interval around a mean of 0
+            mean, ci = f"{self.mean:.{width}f}", f"{self.ci:.{width}f}"
+            fields.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=f"μ = {mean} ± {ci}")
+            score += f" ({fields['confidence']})"
         if score_only:
             return score
         if is_json:
-            fields = {"name": self.name, "score": float(score), "signature": signature, "verbose_score": self._verbose}
+            fields["verbose_score"] = self._verbose
             fields.update(param.split(":", 1) for param in signature.split("|") if param)
             return json.dumps(fields, indent=1, ensure_ascii=False)
         return f"{self.name}{'|' + signature if signature else ''} = {score} {self._verbose}"
@@ -131,19 +138,27 @@ class BLEUScore:
 # %% ../notebooks/07_sacrebleu_interface.ipynb #c14
 class BLEUSignature:
     "The settings a BLEU score depends on, in SacreBLEU's format: 'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'."
-    SHORT = {"nrefs": "#", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "version": "v"}
+    SHORT = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e", "tok": "tok", "smooth": "s",
+             "version": "v"}
 
-    def __init__(self, num_refs, lowercase, effective_order, tokenize, smooth_method, smooth_value):
+    def __init__(self, num_refs, lowercase, effective_order, tokenize, smooth_method, smooth_value,
+                 n_bootstrap=None, seed=None):
         smooth = smooth_method
         if SMOOTH_DEFAULTS[smooth_method] is not None:  # a method that takes a value shows it
             smooth += f"[{SMOOTH_DEFAULTS[smooth_method] if smooth_value is None else smooth_value:.2f}]"
-        self.info = {"nrefs": "var" if num_refs == -1 else num_refs, "case": "lc" if lowercase else "mixed",
-                     "eff": "yes" if effective_order else "no", "tok": tokenize, "smooth": smooth,
-                     "version": SACREBLEU_VERSION}
+        self.info = {"nrefs": "var" if num_refs == -1 else num_refs, "bs": n_bootstrap, "ar": None, "seed": seed,
+                     "case": "lc" if lowercase else "mixed", "eff": "yes" if effective_order else "no",
+                     "tok": tokenize, "smooth": smooth, "version": SACREBLEU_VERSION}
+
+    def update(self, key, value):
+        "Add a setting or change one (None leaves it out), as SacreBLEU's Signature.update: update('ar', 10000)."
+        self.info[key] = value
 
     def format(self, short=False):
-        "The signature as 'key:value|...', with SacreBLEU's one-letter keys if `short`."
-        return "|".join(f"{self.SHORT[key] if short else key}:{value}" for key, value in self.info.items())
+        "The signature as 'key:value|...' (None left out, version last), with SacreBLEU's one-letter keys if `short`."
+        keys = [key for key in self.info if key != "version"] + ["version"]
+        return "|".join(f"{self.SHORT.get(key, key) if short else key}:{self.info[key]}"
+                        for key in keys if self.info[key] is not None)
 
     def __str__(self):
         return self.format()
@@ -260,6 +275,7 @@ class BLEU:
         if trg_lang == "zh" and self.tokenizer_signature != "zh":
             warnings.warn("Consider using the 'zh' tokenizer for Chinese.", BleuWarning, stacklevel=2)
         self.num_refs, self._ref_cache = None, None
+        self.n_bootstrap = self.seed = None  # for the signature, once a corpus_score has bootstrapped (kept, as SacreBLEU does)
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
@@ -295,8 +311,13 @@ class BLEU:
             warn_zero_score(stats, result.precisions, self.effective_order)
         return result
 
-    def corpus_score(self, hypotheses, references):
-        "Corpus BLEU of hypothesis strings against reference streams ([[ref_1a, ref_2a, ...], ...]), or the cached ones."
+    def corpus_score(self, hypotheses, references, n_bootstrap=1):
+        """Corpus BLEU of hypothesis strings against reference streams ([[ref_1a, ref_2a, ...], ...]), or the cached ones.
+
+        With n_bootstrap > 1, also the mean and 95% half-width of that many bootstrap resamples, as SacreBLEU's."""
+        if type(n_bootstrap) is not int or n_bootstrap != 1:  # anything but the default: check it (NumPy comes with it)
+            from bleu_lib.significance import check_count
+            n_bootstrap = check_count(n_bootstrap, "n_bootstrap (the number of resamples, 1 for none)")
         hyps = check_hypotheses(hypotheses)
         if references is not None:
             cache = self._cache_references(references, len(hyps))
@@ -308,7 +329,15 @@ class BLEU:
         else:
             cache = self._ref_cache
         warn_about_input(hyps, self.tokenizer_signature, self.force)
-        return self._score(reduce(add, (self._stats(self._tokens(hyp), info) for hyp, info in zip(hyps, cache))))
+        result = self._score(reduce(add, (self._stats(self._tokens(hyp), info) for hyp, info in zip(hyps, cache))))
+        if n_bootstrap > 1:  # notebook 10 explains these functions
+            from bleu_lib.significance import (bootstrap_indices, bootstrap_scores, confidence_interval,
+                                               seed_from_environment, segment_statistics)
+            stats, seed = segment_statistics(self, hyps, references), seed_from_environment()
+            self.n_bootstrap, self.seed = n_bootstrap, os.environ.get("SACREBLEU_SEED", "12345").lower()
+            scores = bootstrap_scores(stats, self, bootstrap_indices(len(stats), n_bootstrap, seed))
+            result.mean, result.ci = confidence_interval(scores, exact_mean=True)
+        return result
 
     def sentence_score(self, hypothesis, references):
         "BLEU of one hypothesis string against a list of reference strings (consider effective_order=True)."
@@ -324,4 +353,4 @@ class BLEU:
             raise ValueError("the number of references is unknown until the metric has scored something "
                              "(or was given references=...)")
         return BLEUSignature(self.num_refs, self.lowercase, self.effective_order, self.tokenizer_signature,
-                             self.smooth_method, self.smooth_value)
+                             self.smooth_method, self.smooth_value, self.n_bootstrap, self.seed)

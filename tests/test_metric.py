@@ -123,3 +123,94 @@ def test_warning_for_tokenized_output_unless_forced():
         warnings.simplefilter("error")
         BLEU(force=True).corpus_score(hyps, refs)
         BLEU().corpus_score(hyps[:99], [refs[0][:99]])
+
+
+# n_bootstrap: differential tests against SacreBLEU 2.6.0's corpus_score(..., n_bootstrap=N) (sacrebleu/metrics/base.py
+# Metric.corpus_score, Score.format and Score.estimate_ci, Signature; sacrebleu/significance.py _bootstrap_resample).
+# The expected output is whatever the installed SacreBLEU prints for the same data, options and SACREBLEU_SEED.
+CORPUS = {name: (ROOT / "data" / "corpus" / name).read_text(encoding="utf-8").splitlines()
+          for name in ("sys.alpha.en", "ref.A.en", "ref.B.en")}
+
+
+def bootstrapped(metric, n_refs, n_bootstrap):
+    refs = [CORPUS["ref.A.en"], CORPUS["ref.B.en"]][:n_refs]
+    return metric, score_quietly(metric, CORPUS["sys.alpha.en"], refs, n_bootstrap)
+
+
+def assert_same_output(ours, theirs):
+    (ours_metric, ours_result), (theirs_metric, theirs_result) = ours, theirs
+    for short in (False, True):
+        assert ours_metric.get_signature().format(short) == theirs_metric.get_signature().format(short)
+    signature = str(theirs_metric.get_signature())
+    for width in (1, 2):
+        for is_json in (False, True):
+            assert ours_result.format(width, signature=signature, is_json=is_json) == \
+                   theirs_result.format(width, signature=signature, is_json=is_json)
+        assert ours_result.format(width, score_only=True) == theirs_result.format(width, score_only=True)
+
+
+@pytest.mark.parametrize("n_refs", [1, 2])
+@pytest.mark.parametrize("tokenize", ["13a", "char"])
+@pytest.mark.parametrize("smooth_method", ["exp", "floor", "none"])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_bootstrap_output_is_sacrebleus(n_refs, tokenize, smooth_method, lowercase, monkeypatch):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    opts = {"tokenize": tokenize, "smooth_method": smooth_method, "lowercase": lowercase}
+    ours, theirs = bootstrapped(BLEU(**opts), n_refs, 1000), bootstrapped(SacreBLEU(**opts), n_refs, 1000)
+    assert_same_output(ours, theirs)
+    assert "|bs:1000|seed:12345|" in str(ours[0].get_signature()) and ours[1].mean is not None and ours[1].ci > 0
+
+
+def test_bootstrap_with_seed_7_and_n_bootstrap_1(monkeypatch):
+    monkeypatch.setenv("SACREBLEU_SEED", "7")
+    ours, theirs = bootstrapped(BLEU(), 2, 500), bootstrapped(SacreBLEU(), 2, 500)
+    assert_same_output(ours, theirs)
+    assert "|bs:500|seed:7|" in str(ours[0].get_signature())
+    # n_bootstrap=1 (the default): no interval; the metric keeps bs and seed in its signature, as SacreBLEU's does
+    assert_same_output(bootstrapped(ours[0], 2, 1), bootstrapped(theirs[0], 2, 1))
+    plain = bootstrapped(BLEU(), 1, 1)
+    assert_same_output(plain, bootstrapped(SacreBLEU(), 1, 1))
+    assert plain[1].mean is plain[1].ci is None and "bs:" not in str(plain[0].get_signature())
+
+
+def test_bootstrap_unseeded(monkeypatch):
+    monkeypatch.setenv("SACREBLEU_SEED", "none")  # fresh randomness: only the signature can be compared
+    ours, theirs = bootstrapped(BLEU(), 1, 100), bootstrapped(SacreBLEU(), 1, 100)
+    for short in (False, True):
+        assert ours[0].get_signature().format(short) == theirs[0].get_signature().format(short)
+    assert "|bs:100|seed:none|" in str(ours[0].get_signature())
+    assert ours[1].mean > 0 and ours[1].ci > 0 and "μ = " in str(ours[1])
+
+
+def test_bootstrap_of_a_zero_score_shows_no_interval(monkeypatch):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    hyps, refs = ["a b c d", "e f g h"], [["w x y z", "s t u v"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ZeroBleuWarning)
+        ours = BLEU().corpus_score(hyps, refs, n_bootstrap=50)
+    theirs = SacreBLEU().corpus_score(hyps, refs, n_bootstrap=50)
+    assert ours.mean == 0 and ours.format(signature="bs:50", is_json=True) == theirs.format(signature="bs:50", is_json=True)
+    assert str(ours) == str(theirs) and "μ" not in str(ours)
+
+
+def test_signature_update_follows_sacrebleus_order():
+    ours, theirs = BLEU(), SacreBLEU()
+    ours.corpus_score(HYPS, [REFS]), theirs.corpus_score(HYPS, [REFS])
+    ours_sig, theirs_sig = ours.get_signature(), theirs.get_signature()
+    for key, value in [("seed", "12345"), ("ar", 10000), ("bs", 1000), ("ar", None)]:
+        ours_sig.update(key, value), theirs_sig.update(key, value)
+        assert ours_sig.format() == theirs_sig.format() and ours_sig.format(short=True) == theirs_sig.format(short=True)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, 1000.0, True, False, 1_000_001, "1000", None])
+def test_bad_n_bootstrap(bad):
+    with pytest.raises(ValueError, match="n_bootstrap .*must be a whole number from 1 to 1,000,000"):
+        BLEU().corpus_score(HYPS, [REFS], n_bootstrap=bad)
+
+
+def test_no_numpy_without_bootstrap():
+    import subprocess
+    import sys
+    code = ("import sys; from bleu_lib import BLEU; BLEU().corpus_score(['a b'], [['a b']], n_bootstrap=1); "
+            "print('numpy' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
