@@ -146,7 +146,7 @@ def paired_bootstrap(baseline, system, metric, n_samples=1000, seed=DEFAULT_SEED
 # %% ../notebooks/10_significance.ipynb #c22
 def paired_approximate_randomization(baseline, system, metric, n_samples=10000, seed=DEFAULT_SEED, n_confidence=-1,
                                      ties=False):
-    """Riezler and Maxwell's paired approximate randomization as SacreBLEU runs it; with n_confidence > 0, also the
+    """Riezler and Maxwell's paired approximate randomization as SacreBLEU runs it; with n_confidence resamples (not -1), also the
     system's bootstrap mean and 95% half-width from that many resamples (drawn after the coin flips, as SacreBLEU does).
     ties=True counts a shuffled difference equal to the observed one as "at least as large" (the paper's p-value)."""
     check_pair(baseline, system)
@@ -158,7 +158,7 @@ def paired_approximate_randomization(baseline, system, metric, n_samples=10000, 
     differences = np.abs(bleu_scores(shuffled_1, metric) - bleu_scores(shuffled_2, metric))
     p = p_value(differences, abs(score_baseline - score), ties)
     mean = ci = None
-    if n_confidence > 0:
+    if n_confidence != -1:  # -1: no interval
         indices = rng.choice(len(system), size=(check_count(n_confidence, "n_confidence"), len(system)), replace=True)
         mean, ci = confidence_interval(bootstrap_scores(system, metric, indices))
     return PairedResult(score, p, mean, ci)
@@ -210,7 +210,8 @@ def paired_test(named_stats, metric, test="bs", n_samples=0, n_confidence=-1, se
     if len(named_stats) < 2:
         raise ValueError("a paired test needs a baseline and at least one system to compare with it")
     n_samples = check_count(n_samples, "n_samples") if n_samples else DEFAULT_SAMPLES[test]
-    n_confidence = DEFAULT_SAMPLES["bs"] if n_confidence == 0 else n_confidence
+    if n_confidence != -1:  # -1: no interval; 0: SacreBLEU's default of 1,000 resamples
+        n_confidence = check_count(n_confidence or DEFAULT_SAMPLES["bs"], "n_confidence")
     (_, baseline), seed = named_stats[0], check_seed(seed)
     for name, stats in named_stats[1:]:
         check_pair(baseline, stats)
