@@ -20,9 +20,9 @@ REFS = [str(CORPUS / "ref.A.en"), str(CORPUS / "ref.B.en")]
 ALPHA, BETA = str(CORPUS / "sys.alpha.en"), str(CORPUS / "sys.beta.en")
 
 
-def command(*args, program="bleu_lib", stdin=None, cwd=None):
+def command(*args, program="bleu_lib", stdin=None, cwd=None, env=None):
     done = subprocess.run([sys.executable, "-m", program, *args], input=stdin, capture_output=True, cwd=cwd,
-                          env={**os.environ, "NO_COLOR": "1"})
+                          env={**os.environ, "NO_COLOR": "1", **(env or {})})
     return done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
 
 
@@ -104,6 +104,101 @@ def test_the_references_given_after_i_are_named_in_the_error():
     code, out, err = command("-i", ALPHA, *REFS)
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert "no reference file: every file after -i was read as a system output" in err and "ref.B.en" in err
+
+
+# --- confidence intervals and paired tests ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def gamma(tmp_path_factory):
+    "A third system: alpha, with every third line replaced by beta's."
+    lines = [b if k % 3 == 2 else a for k, (a, b) in enumerate(zip(*(open(f, encoding="utf-8").read().splitlines()
+                                                                      for f in (ALPHA, BETA))))]
+    path = tmp_path_factory.mktemp("gamma") / "sys.gamma.en"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def same_as_sacrebleu(*args, stdin=None, env=None):
+    ours, theirs = command(*args, stdin=stdin, env=env), command(*args, stdin=stdin, env=env, program="sacrebleu")
+    assert ours[0] == theirs[0] and ours[1] == theirs[1] and "Traceback" not in ours[2]
+    return ours
+
+
+@pytest.mark.parametrize("test", [["--paired-bs", "--paired-bs-n", "200"], ["--paired-ar", "--paired-ar-n", "1000"]],
+                         ids=["bs", "ar"])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize("tokenize", ["13a", "char"])
+@pytest.mark.parametrize("refs", [REFS[:1], REFS], ids=["1 ref", "2 refs"])
+def test_paired_tests_print_sacrebleus_table(test, fmt, tokenize, refs, gamma):
+    code, out, _ = same_as_sacrebleu(*refs, "-i", ALPHA, BETA, gamma, *test, "-f", fmt, "-tok", tokenize)
+    assert code == 0 and "p" in out and gamma in out
+
+
+@pytest.mark.parametrize("options", [["--paired-bs", "-f", "text"], ["--paired-ar", "-f", "json"],
+                                     ["--paired-bs", "-f", "latex", "-w", "3", "-sh", "-b"],
+                                     ["--paired-ar", "--paired-ar-n", "500", "-f", "latex", "-lc"],
+                                     ["-pbs", "-pbsn", "300", "-f", "text", "-w", "2", "-sh", "-j", "2"]],
+                         ids=lambda o: " ".join(o))
+def test_paired_tests_with_default_counts_and_other_options(options, gamma):
+    assert same_as_sacrebleu(*REFS, "-i", ALPHA, gamma, BETA, *options)[0] == 0
+
+
+def test_paired_test_on_standard_input_and_with_a_seed(gamma):
+    columns = [open(f, encoding="utf-8").read().splitlines() for f in (ALPHA, BETA, gamma)]
+    tsv = "".join("\t".join(row) + "\n" for row in zip(*columns)).encode()
+    assert same_as_sacrebleu(*REFS, "--paired-bs", "--paired-bs-n", "200", "-f", "text", stdin=tsv)[0] == 0
+    ours = same_as_sacrebleu(*REFS, "-i", ALPHA, gamma, "--paired-bs", "-pbsn", "200", env={"SACREBLEU_SEED": "7"})
+    assert ours[0] == 0 and ours[1] != command(*REFS, "-i", ALPHA, gamma, "--paired-bs", "-pbsn", "200")[1]
+    ours = same_as_sacrebleu(*REFS, "-i", ALPHA, gamma, "--paired-ar", "-parn", "1000", "-f", "text",
+                             env={"SACREBLEU_SEED": "7"})
+    assert ours[0] == 0 and "seed:7|" in ours[1]
+
+
+@pytest.mark.parametrize("options", [["-f", "text"], ["-f", "json"], ["-b"], ["-f", "text", "-tok", "char", "-w", "2"],
+                                     ["-f", "json", "-tok", "char", "-sh"], ["-cin", "300", "-f", "latex"]],
+                         ids=lambda o: " ".join(o))
+@pytest.mark.parametrize("refs", [REFS[:1], REFS], ids=["1 ref", "2 refs"])
+def test_confidence_for_one_system_is_sacrebleus(options, refs, gamma):
+    code, out, _ = same_as_sacrebleu(*refs, "-i", gamma, "--confidence", *options)
+    assert code == 0 and "μ = " in out
+
+
+def test_confidence_with_a_seed_and_for_several_systems(gamma):
+    ours = same_as_sacrebleu(REFS[0], "-i", ALPHA, "--confidence", "-f", "text", env={"SACREBLEU_SEED": "7"})
+    assert ours[0] == 0 and "seed:7|" in ours[1]
+    code, out, err = same_as_sacrebleu(*REFS, "-i", ALPHA, BETA, "--confidence")  # SacreBLEU too refuses it
+    assert code == 1 and out == "" and "--paired-bs" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("options", [["-f", "text"], ["-f", "json"], ["-f", "latex"], ["-b"]])
+def test_three_systems_without_a_test_print_a_row_each(options, gamma):
+    code, out, _ = same_as_sacrebleu(*REFS, "-i", ALPHA, BETA, gamma, *options)
+    assert code == 0 and all(name in out for name in (ALPHA, BETA, gamma))
+
+
+BAD_TESTS = {
+    "systems of different lengths": (["-i", ALPHA, "SHORT", "--paired-bs"], {}, "have 59"),
+    "references shorter than the systems": (["SHORT", "-i", ALPHA, BETA, "--paired-ar"], {}, "has 59 lines"),
+    "one system for a paired test": (["-i", ALPHA, "--paired-ar"], {}, "two or more files after -i"),
+    "both tests": (["-i", ALPHA, BETA, "--paired-bs", "--paired-ar"], {}, "not allowed with"),
+    "0 resamples": (["-i", ALPHA, BETA, "--paired-bs", "--paired-bs-n", "0"], {}, "'0' is not a whole number"),
+    "negative trials": (["-i", ALPHA, BETA, "--paired-ar", "--paired-ar-n", "-5"], {}, "'-5' is not a whole number"),
+    "fractional resamples": (["-i", ALPHA, "--confidence", "--confidence-n", "1.5"], {}, "'1.5' is not a whole number"),
+    "too many resamples": (["-i", ALPHA, BETA, "-pbs", "-pbsn", "1000001"], {}, "from 1 to 1,000,000"),
+    "a seed that is not a number": (["-i", ALPHA, BETA, "--paired-bs"], {"SACREBLEU_SEED": "seven"}, "SACREBLEU_SEED"),
+    "a seed that is not a number, one system": (["-i", ALPHA, "--confidence"], {"SACREBLEU_SEED": "1.5"}, "SACREBLEU_SEED"),
+    "chrF in a paired test": (["-i", ALPHA, BETA, "--paired-bs", "-m", "bleu", "chrf", "-f", "json"], {}, "BLEU only"),
+    "a test at sentence level": (["-i", ALPHA, "-sl", "--confidence"], {}, "drop -sl"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_TESTS, ids=str)
+def test_bad_test_options_are_one_line(case, tmp_path):
+    args, env, message = BAD_TESTS[case]
+    (tmp_path / "short").write_text("".join(open(BETA, encoding="utf-8").readlines()[:59]), encoding="utf-8")
+    refs = [] if args[0] == "SHORT" else [REFS[0]]  # the short file is the reference
+    code, out, err = command(*refs, *[str(tmp_path / "short") if arg == "SHORT" else arg for arg in args], env=env)
+    assert code in (1, 2) and out == "" and len(err.splitlines()) == 1 and message in err, err
 
 
 # --- SacreBLEU's other options ------------------------------------------------------------------------------------
