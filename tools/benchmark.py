@@ -2,17 +2,30 @@
 
     python tools/benchmark.py                                  a generated corpus of 3,000 segments, 1 and 4 references
     python tools/benchmark.py --hyp OUT.txt --ref REF.txt ...  also a real corpus (one file per reference)
+    python tools/benchmark.py --significance                   paired significance tests instead (see below)
 
 Two tasks. From tokens: each library gets whitespace-separated tokens (bleu_lib.corpus_bleu and NLTK's corpus_bleu take
 token lists, SacreBLEU takes the joined tokens with tokenize='none'). From raw strings: detokenized text, tokenized
 the library's own way: 13a for bleu_lib.BLEU and SacreBLEU, and for NLTK its Treebank word tokenizer (what
 nltk.word_tokenize applies after sentence splitting, which would need a data download).
 Each timing is the best of --repeat runs, every run with fresh objects and empty tokenizer caches.
+
+--significance: paired tests on 9 systems (a baseline and 8 others: the generated hypotheses with words deleted at
+rates 0% to 8%), 2,000 segments, 2 references, written to a temporary folder. Whole runs, each in a fresh Python
+subprocess and interleaved over --repeat rounds: SacreBLEU's command line (`python -m sacrebleu REF1 REF2 -i SYS...
+-m bleu --paired-bs`, then `--paired-ar`) against the same work as bleu_lib library calls (read the files,
+segment_statistics for every system once, paired_test). Then the resampling alone, in this process: bleu_lib's
+paired_test given the statistics, against SacreBLEU's PairedTest given a BLEU with cached references (which still
+tokenizes and counts each system's hypotheses). Wall and CPU times, the ratios, and the 1-minute load beside each.
 """
 import argparse
 import logging
+import os
 import random
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -43,6 +56,17 @@ def generated_corpus(segments=3000, references=4, seed=13):
     hyps = [text(noisy(base)) for base in bases]
     streams = [[text(noisy(base)) for base in bases] for _ in range(references)]
     return hyps, streams
+
+
+def deleted_words(hyps, rate, seed=0):
+    "A noisier system: each word of each hypothesis deleted with probability `rate` (a line keeps at least one word)."
+    rng = random.Random(seed)
+    out = []
+    for hyp in hyps:
+        words = hyp.split()
+        kept = [w for w in words if rng.random() >= rate]
+        out.append(" ".join(kept or words[:1]))
+    return out
 
 
 def best_time(function, repeat):
@@ -84,14 +108,132 @@ def measure(name, hyps, streams, repeat):
     return rows
 
 
+# --- paired significance tests -------------------------------------------------------------------------------------
+
+DELETION_RATES = [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08]  # the baseline first
+
+# bleu_lib's side of a whole run, as a script for a fresh interpreter: argv = test, ref1, ref2, sys1, sys2, ...
+OURS_SCRIPT = """
+import sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from bleu_lib.metric import BLEU
+from bleu_lib.significance import paired_test, seed_from_environment, segment_statistics
+test, refs, systems = sys.argv[1], sys.argv[2:4], sys.argv[4:]
+read = lambda path: Path(path).read_text(encoding="utf-8").splitlines()
+metric = BLEU(references=[read(r) for r in refs])
+named = [(path, segment_statistics(metric, read(path))) for path in systems]
+for path, result in zip(systems, paired_test(named, metric, test, seed=seed_from_environment())):
+    print(Path(path).name, result)
+"""
+
+
+def significance_corpus(folder, segments=2000, seed=13):
+    "Write ref1.txt, ref2.txt and sys0.txt..sys8.txt (more words deleted as k grows) to `folder`; return the paths."
+    hyps, streams = generated_corpus(segments, references=2, seed=seed)
+    refs = []
+    for k, stream in enumerate(streams, 1):
+        refs.append(Path(folder, f"ref{k}.txt"))
+        refs[-1].write_text("\n".join(stream) + "\n", encoding="utf-8")
+    systems = []
+    for k, rate in enumerate(DELETION_RATES):
+        systems.append(Path(folder, f"sys{k}.txt"))
+        systems[-1].write_text("\n".join(deleted_words(hyps, rate, seed=k)) + "\n", encoding="utf-8")
+    return [str(r) for r in refs], [str(s) for s in systems]
+
+
+def timed_subprocess(command):
+    "(wall seconds, CPU seconds of the child, 1-minute load before the run) of one command, which must succeed."
+    load = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), load
+
+
+def timed_call(function):
+    "(wall seconds, CPU seconds of this process, 1-minute load before the call) and the call's result."
+    load = os.getloadavg()[0]
+    start_wall, start_cpu = time.perf_counter(), time.process_time()
+    result = function()
+    return (time.perf_counter() - start_wall, time.process_time() - start_cpu, load), result
+
+
+def best(timings):
+    "The run with the least wall time, as (wall, cpu, load)."
+    return min(timings, key=lambda t: t[0])
+
+
+def print_significance_row(label, sacre, ours):
+    print(f"{label:46} {sacre[0]:7.2f}s {sacre[1]:7.2f}s {sacre[2]:5.2f}   {ours[0]:7.2f}s {ours[1]:7.2f}s {ours[2]:5.2f}"
+          f"   {sacre[0] / ours[0]:6.1f}x {sacre[1] / ours[1]:6.1f}x")
+
+
+def benchmark_significance(repeat):
+    from sacrebleu.significance import PairedTest
+    from bleu_lib.significance import paired_test, seed_from_environment, segment_statistics
+
+    root = str(Path(__file__).resolve().parents[1])
+    env_seed = os.environ.get("SACREBLEU_SEED", "12345")
+    with tempfile.TemporaryDirectory(prefix="bleu-significance-") as folder:
+        refs, systems = significance_corpus(folder)
+        script = OURS_SCRIPT.format(root=root)
+        commands = {}
+        for test in ("bs", "ar"):
+            commands[test] = ([sys.executable, "-m", "sacrebleu", *refs, "-i", *systems, "-m", "bleu", f"--paired-{test}"],
+                              [sys.executable, "-c", script, test, *refs, *systems])
+        print(f"{len(systems)} systems (baseline first), 2,000 segments, 2 references, SACREBLEU_SEED={env_seed}; "
+              f"best of {repeat} interleaved rounds; load = 1-minute load average before the run ({os.cpu_count()} CPUs)")
+        print(f"{'':46} {'SacreBLEU':>26}   {'bleu_lib':>26}   {'SacreBLEU / bleu_lib':>14}")
+        print(f"{'task':46} {'wall':>8} {'CPU':>8} {'load':>5}   {'wall':>8} {'CPU':>8} {'load':>5}   {'wall':>7} {'CPU':>7}")
+        whole = {test: ([], []) for test in commands}
+        for _ in range(repeat):
+            for test, (sacre, ours) in commands.items():
+                whole[test][0].append(timed_subprocess(sacre))
+                whole[test][1].append(timed_subprocess(ours))
+        for test, (sacre, ours) in whole.items():
+            label = {"bs": "whole run, paired bootstrap", "ar": "whole run, approx. randomization"}[test]
+            print_significance_row(label + " (subprocess)", best(sacre), best(ours))
+
+        # The resampling alone, in this process.
+        read = lambda path: Path(path).read_text(encoding="utf-8").splitlines()  # noqa: E731
+        ref_lines, named_hyps = [read(r) for r in refs], [(Path(p).name, read(p)) for p in systems]
+        metric = bleu_lib.BLEU(references=ref_lines)
+        named_stats = [(name, segment_statistics(metric, hyps)) for name, hyps in named_hyps]
+        sacre_metric = SacreBLEU(references=ref_lines)
+        alone = {test: ([], []) for test in commands}
+        identical = {}
+        for _ in range(repeat):
+            for test in commands:
+                t_sacre, theirs = timed_call(lambda: PairedTest(named_hyps, {"BLEU": sacre_metric}, None, test)()[1]["BLEU"])
+                t_ours, mine = timed_call(lambda: paired_test(named_stats, metric, test, seed=seed_from_environment()))
+                alone[test][0].append(t_sacre)
+                alone[test][1].append(t_ours)
+                identical[test] = [tuple(r) for r in mine] == [(r.score, r.p_value, r.mean, r.ci) for r in theirs]
+        for test, (sacre, ours) in alone.items():
+            label = {"bs": "resampling only, bootstrap", "ar": "resampling only, approx. rand."}[test]
+            print_significance_row(label + " (in-process)", best(sacre), best(ours))
+        print("same scores, p-values, means and intervals as SacreBLEU's PairedTest: "
+              + ", ".join(f"{test} {same}" for test, same in identical.items()))
+        print("in-process SacreBLEU times include tokenizing and counting each system's hypotheses (PairedTest does it); "
+              "bleu_lib's do not (statistics computed once, beforehand)")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hyp", help="a real system output (one segment per line)")
     parser.add_argument("--ref", nargs="+", default=[], help="its reference files")
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing (the best is kept)")
+    parser.add_argument("--significance", action="store_true",
+                        help="time paired significance tests (SacreBLEU's command line and PairedTest against bleu_lib)")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")  # timings only: zero-precision and tokenization warnings are not the point here
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    if args.significance:
+        benchmark_significance(args.repeat)
+        return
 
     corpora = []
     hyps, streams = generated_corpus()

@@ -74,6 +74,8 @@ HIDDEN_TESTS = {
     "smoothing": ["test_smoothing.py::test_case_a", "test_smoothing.py::test_identical_hypothesis_and_reference_score_one",
                   "test_smoothing.py::test_paper_methods_stay_in_zero_one",
                   "test_smoothing.py::test_sacrebleu_floor_add_k_exp_are_methods_1_2_3"],
+    "significance": ["test_significance.py::test_kellbrueck", "test_significance.py::test_one_segment_apart",
+                     "test_significance.py::test_holm_rejects_as_the_step_down_rule_does"],
 }
 
 
@@ -147,9 +149,10 @@ def edition_sources(teacher):
 # --- what the grader trusts: read once, before any student code runs ---------------------------------------------
 
 def trusted_files():
-    "Our bleu_lib, hidden tests, helpers.py and data/, as bytes by path: every copy the grader makes comes from here."
+    "Our bleu_lib, hidden tests (and the corpus generator they use), helpers.py and data/, as bytes by path."
     files = {}
-    for pattern in ["bleu_lib/*.py", "tests/*.py", "notebooks/helpers.py", "data/**/*"]:
+    for pattern in ["bleu_lib/*.py", "tests/*.py", "notebooks/helpers.py", "data/**/*",
+                    "tools/__init__.py", "tools/benchmark.py"]:
         files.update({str(path.relative_to(ROOT)): path.read_bytes() for path in sorted(ROOT.glob(pattern)) if path.is_file()})
     return files
 
