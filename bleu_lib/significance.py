@@ -51,15 +51,15 @@ def smoothed_precisions(correct, total, method, value, dtype):
         correct[:, 1:] += dtype(value)
         total[:, 1:] += dtype(value)
     present = np.cumprod(total != 0, axis=1).astype(bool)  # the orders before the first with no n-gram at all
-    precisions = np.zeros(correct.shape, dtype=dtype)
+    percents = np.zeros(correct.shape, dtype=dtype)
     matched, unmatched = present & (correct != 0), present & (correct == 0)
-    precisions[matched] = dtype(100.0) * correct[matched] / total[matched]
+    percents[matched] = dtype(100.0) * correct[matched] / total[matched]
     if method == "exp":  # the k-th order without a match counts 1/2^k of a match
         halvings = (2.0 ** np.cumsum(unmatched, axis=1)).astype(dtype)
-        precisions[unmatched] = dtype(100.0) / (halvings[unmatched] * total[unmatched])
+        percents[unmatched] = dtype(100.0) / (halvings[unmatched] * total[unmatched])
     elif method == "floor":
-        precisions[unmatched] = dtype(100.0 * value) / total[unmatched]
-    return precisions, present
+        percents[unmatched] = dtype(100.0 * value) / total[unmatched]
+    return percents, present
 
 # %% ../notebooks/10_significance.ipynb #c09
 def bleu_scores(sums, metric, float32=False):
@@ -70,10 +70,10 @@ def bleu_scores(sums, metric, float32=False):
     method = metric.smooth_method
     value = SMOOTH_DEFAULTS[method] if metric.smooth_value is None else metric.smooth_value
     correct, total = sums[:, 2:2 + order].astype(dtype), sums[:, 2 + order:2 + 2 * order].astype(dtype)
-    precisions, present = smoothed_precisions(correct, total, method, value, dtype)
+    percents, present = smoothed_precisions(correct, total, method, value, dtype)
     used = present.sum(axis=1) if metric.effective_order else np.full(len(sums), order)
     used[used == 0] = order
-    logs, log_sum = floored_logs(precisions.astype(np.float64)), np.zeros(len(sums))
+    logs, log_sum = floored_logs(percents.astype(np.float64)), np.zeros(len(sums))
     for n in range(order):  # added in order, as Python's sum() does
         log_sum = np.where(n < used, log_sum + logs[:, n], log_sum)
     c, r = sums[:, 0].astype(np.float64), sums[:, 1].astype(np.float64)
