@@ -329,11 +329,14 @@ class BLEU:
         else:
             cache = self._ref_cache
         warn_about_input(hyps, self.tokenizer_signature, self.force)
-        result = self._score(reduce(add, (self._stats(self._tokens(hyp), info) for hyp, info in zip(hyps, cache))))
+        segments = (self._stats(self._tokens(hyp), info) for hyp, info in zip(hyps, cache))
+        if n_bootstrap > 1:
+            segments = list(segments)  # kept: the resamples are drawn from them, not counted again
+        result = self._score(reduce(add, segments))
         if n_bootstrap > 1:  # notebook 10 explains these functions
-            from bleu_lib.significance import (bootstrap_indices, bootstrap_scores, confidence_interval,
-                                               seed_from_environment, segment_statistics)
-            stats, seed = segment_statistics(self, hyps, references), seed_from_environment()
+            from bleu_lib.significance import (as_matrix, bootstrap_indices, bootstrap_scores, confidence_interval,
+                                               seed_from_environment)
+            stats, seed = as_matrix(segments), seed_from_environment()
             self.n_bootstrap, self.seed = n_bootstrap, os.environ.get("SACREBLEU_SEED", "12345").lower()
             scores = bootstrap_scores(stats, self, bootstrap_indices(len(stats), n_bootstrap, seed))
             result.mean, result.ci = confidence_interval(scores, exact_mean=True)
