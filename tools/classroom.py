@@ -395,10 +395,10 @@ def grade(folder, timeout=60, examples=30, jobs=2, only=(), progress=None):
             results[result["notebook"]] = result
             if progress:
                 progress(f"{result['notebook'][:-6]}: {verdict(result)} ({result['seconds']} s)")
-    changed = sorted(name for name, digest in fingerprint().items() ^ before.items())
+    changed = sorted({name for name, _ in fingerprint().items() ^ before.items()})  # added, removed or rewritten
     return {"stages": [results[name] for name in names], "passed": sum(r["passed"] for r in results.values()),
             "stages_total": len(names), "isolation": sandbox.isolation(),
-            "repository_changed": sorted(set(changed))}
+            "repository_changed": changed}
 
 
 def verdict(result):
