@@ -274,7 +274,9 @@ def long_corpus(tmp_path_factory):
 
 
 def start(args):
-    return subprocess.Popen([sys.executable, "-m", "bleu_lib", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    "The command as a terminal starts it: Ctrl-C interrupts it even when the tests themselves run in the background."
+    return subprocess.Popen([sys.executable, "-m", "bleu_lib", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def test_a_closed_pipe_ends_the_command_quietly(long_corpus):
