@@ -263,12 +263,12 @@ class Comparison:
     def __init__(self, systems, pairs, alpha, test):
         self.systems, self.pairs, self.alpha, self.test = systems, pairs, alpha, test
 
-    def rows(self):
-        "The table: systems best first, then one line per pair."
+    def rows(self, decimals=1):
+        "The two tables, as (header, rows): systems best first, then one line per pair."
         ranked = sorted(self.systems, key=lambda row: -row["score"])
-        top = [[row["cluster"], row["name"], f"{row['score']:.1f}", "" if row["ci"] is None else
-                f"{row['mean']:.1f} ± {row['ci']:.1f}"] for row in ranked]
-        pairs = [[f"{p['a']} vs {p['b']}", f"{p['delta']:+.1f}", f"{p['p']:.4f}", f"{p['p_holm']:.4f}",
+        top = [[row["cluster"], row["name"], f"{row['score']:.{decimals}f}", "" if row["ci"] is None else
+                f"{row['mean']:.{decimals}f} ± {row['ci']:.{decimals}f}"] for row in ranked]
+        pairs = [[f"{p['a']} vs {p['b']}", f"{p['delta']:+.{decimals}f}", f"{p['p']:.4f}", f"{p['p_holm']:.4f}",
                   "yes" if p["p_holm"] < self.alpha else "no"] for p in self.pairs]
         return (["cluster", "system", "BLEU", "μ ± 95% CI"], top), (["pair", "ΔBLEU", "p", "p (Holm)", "different"], pairs)
 

@@ -1,5 +1,6 @@
 """python -m bleu_lib prints what the sacrebleu command prints, and reports bad input in one line."""
 import gzip
+import json
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ from sacrebleu.utils import smart_open
 
 import bleu_lib
 from bleu_lib.__main__ import parse_args, run, split_lines
+from bleu_lib.significance import holm
 from support import ROOT
 
 CORPUS = ROOT / "data" / "corpus"
@@ -176,6 +178,36 @@ def test_three_systems_without_a_test_print_a_row_each(options, gamma):
     assert code == 0 and all(name in out for name in (ALPHA, BETA, gamma))
 
 
+@pytest.mark.parametrize("options", [[], ["-tok", "char", "-lc"], ["-s", "floor"]], ids=lambda o: " ".join(o) or "defaults")
+@pytest.mark.parametrize("refs", [REFS[:1], REFS], ids=["1 ref", "2 refs"])
+def test_paired_all_gives_each_system_sacrebleus_bootstrap(options, refs, gamma):
+    "Every pair (ours): each system's score, mean and interval are SacreBLEU's; its pairs with the first are SacreBLEU's tests."
+    systems = ["-i", ALPHA, gamma, BETA, "-pbsn", "300", *options]
+    code, out, _ = command(*refs, *systems, "--paired-all")
+    theirs = json.loads(command(*refs, *systems, "--paired-bs", program="sacrebleu")[1])
+    ours = json.loads(out)
+    assert code == 0 and [row["name"] for row in ours["systems"]] == [ALPHA, gamma, BETA]
+    for mine, sacre in zip(ours["systems"], theirs):
+        assert [mine[k] for k in ("score", "mean", "ci")] == [sacre["BLEU"][k] for k in ("score", "mean", "ci")]
+    pairs = {(pair["a"], pair["b"]): pair for pair in ours["pairs"]}
+    assert len(pairs) == 3 and [pairs[ALPHA, name]["p"] for name in (gamma, BETA)] == [s["BLEU"]["p_value"] for s in theirs[1:]]
+    assert [pair["p_holm"] for pair in ours["pairs"]] == holm([pair["p"] for pair in ours["pairs"]])
+    assert ours["signature"].startswith(f"nrefs:{len(refs)}|bs:300|seed:12345|")
+
+
+def test_paired_all_as_text_and_from_standard_input(gamma):
+    code, out, err = command(*REFS, "-i", ALPHA, BETA, gamma, "--paired-all", "-f", "text", "-w", "2")
+    assert code == 0 and "comparing every pair of 3 systems" in err
+    lines = out.splitlines()
+    assert lines[0].split() == ["cluster", "system", "BLEU", "μ", "±", "95%", "CI"]
+    assert lines[2].split()[:3] == ["1", ALPHA, "75.75"] and lines[-1].startswith(" - BLEU       nrefs:2|bs:1000|seed:12345|")
+    assert [line.split()[3:] for line in lines if line.startswith(f"{ALPHA} vs {BETA} ")] == [["-39.84", "0.0010", "0.0030", "yes"]]
+    columns = [open(f, encoding="utf-8").read().splitlines() for f in (ALPHA, BETA)]
+    tsv = "".join("\t".join(row) + "\n" for row in zip(*columns)).encode()
+    code, out, _ = command(*REFS, "--paired-all", "-f", "text", "-q", stdin=tsv)
+    assert code == 0 and "System 1 vs System 2" in out
+
+
 BAD_TESTS = {
     "systems of different lengths": (["-i", ALPHA, "SHORT", "--paired-bs"], {}, "have 59"),
     "references shorter than the systems": (["SHORT", "-i", ALPHA, BETA, "--paired-ar"], {}, "has 59 lines"),
@@ -189,6 +221,10 @@ BAD_TESTS = {
     "a seed that is not a number, one system": (["-i", ALPHA, "--confidence"], {"SACREBLEU_SEED": "1.5"}, "SACREBLEU_SEED"),
     "chrF in a paired test": (["-i", ALPHA, BETA, "--paired-bs", "-m", "bleu", "chrf", "-f", "json"], {}, "BLEU only"),
     "a test at sentence level": (["-i", ALPHA, "-sl", "--confidence"], {}, "drop -sl"),
+    "every pair of one system": (["-i", ALPHA, "--paired-all"], {}, "two or more files after -i"),
+    "every pair and a baseline test": (["-i", ALPHA, BETA, "--paired-all", "--paired-ar"], {}, "not allowed with"),
+    "every pair in LaTeX": (["-i", ALPHA, BETA, "--paired-all", "-f", "latex"], {}, "no LaTeX form"),
+    "every pair of systems of different lengths": (["-i", ALPHA, "SHORT", "--paired-all"], {}, "have 59"),
 }
 
 

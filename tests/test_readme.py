@@ -1,4 +1,9 @@
 """The README's promises: the test command is what CI runs, and the quick start prints what it says."""
+import contextlib
+import io
+import itertools
+import subprocess
+import sys
 import warnings
 
 from support import ROOT
@@ -13,28 +18,41 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert commands[0] in ci
 
 
-def test_quick_start_outputs_are_what_the_comments_say():
-    block = README.split("## Quick start", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
-    namespace, checked = {}, 0
-    for line in block.splitlines():
-        code, _, comment = line.partition("  # ")
-        if comment and not code.lstrip().startswith(("from ", "import ")):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                value = eval(code, namespace)
-            assert comment.startswith(repr(value)), f"{code.strip()} gives {value!r}, the README says {comment}"
-            checked += 1
-        else:
-            exec(code, namespace)
-    assert checked >= 6
+def blocks(language):
+    "The README's fenced code blocks in `language`, in order."
+    return [chunk.split("```", 1)[0] for chunk in README.split(f"```{language}\n")[1:]]
+
+
+def test_python_examples_give_what_the_comments_say():
+    "Every Python block: `code  # value` lines give that value's repr; print(...) prints the '# ' lines below it."
+    checked = 0
+    for block in blocks("python"):
+        namespace, lines = {}, block.splitlines()
+        for k, line in enumerate(lines):
+            code, _, comment = line.partition("  # ")
+            if line.startswith("#"):
+                continue  # printed output, checked with its print
+            if line.startswith("print("):
+                printed = [out[2:] for out in itertools.takewhile(lambda out: out.startswith("#"), lines[k + 1:])]
+                with contextlib.redirect_stdout(io.StringIO()) as out:
+                    exec(line, namespace)
+                assert out.getvalue().rstrip("\n").split("\n") == printed, f"{line} prints {out.getvalue()}"
+                checked += 1
+            elif comment and not code.lstrip().startswith(("from ", "import ")) and "=" not in code.split("(")[0]:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    value = eval(code, namespace)
+                assert comment.startswith(repr(value)), f"{code.strip()} gives {value!r}, the README says {comment}"
+                checked += 1
+            else:
+                exec(code, namespace)
+    assert checked >= 10
 
 
 def test_command_line_examples_print_what_the_readme_says():
-    import subprocess
-    import sys
-    block = README.split("From the command line", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
-    examples = [chunk.splitlines() for chunk in block.split(".venv/bin/python ")[1:]]
-    assert len(examples) == 2
+    "Every `.venv/bin/python -m bleu_lib ...` line prints the '# ' lines under it."
+    examples = [chunk.splitlines() for block in blocks("bash") for chunk in block.split(".venv/bin/python -m bleu_lib ")[1:]]
+    assert len(examples) == 3
     for call, *output in examples:
-        done = subprocess.run([sys.executable, *call.split()], capture_output=True, text=True, cwd=ROOT)
-        assert done.returncode == 0 and done.stdout.rstrip("\n").split("\n") == [line[2:] for line in output]
+        done = subprocess.run([sys.executable, "-m", "bleu_lib", *call.split()], capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == 0 and done.stdout.rstrip("\n").split("\n") == [line[2:] for line in output], call
