@@ -335,10 +335,11 @@ class BLEU:
         result = self._score(reduce(add, segments))
         if n_bootstrap > 1:  # notebook 10 explains these functions
             from bleu_lib.significance import (as_matrix, bootstrap_indices, bootstrap_scores, confidence_interval,
-                                               seed_from_environment)
+                                               resample_counts, seed_from_environment)
             stats, seed = as_matrix(segments), seed_from_environment()
             self.n_bootstrap, self.seed = n_bootstrap, os.environ.get("SACREBLEU_SEED", "12345").lower()
-            scores = bootstrap_scores(stats, self, bootstrap_indices(len(stats), n_bootstrap, seed))
+            counts = resample_counts(bootstrap_indices(len(stats), n_bootstrap, seed), len(stats))
+            scores = bootstrap_scores(stats, self, counts)
             result.mean, result.ci = confidence_interval(scores, exact_mean=True)
         return result
 

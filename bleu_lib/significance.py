@@ -5,9 +5,9 @@
 # %% auto #0
 __all__ = ['DEFAULT_SEED', 'PairedResult', 'MAX_SAMPLES', 'DEFAULT_SAMPLES', 'segment_statistics', 'as_matrix', 'floored_logs',
            'exps', 'smoothed_precisions', 'bleu_scores', 'bootstrap_indices', 'resample_counts', 'bootstrap_scores',
-           'confidence_interval', 'p_value', 'corpus_scores', 'paired_bootstrap', 'paired_approximate_randomization',
-           'check_count', 'check_seed', 'check_pair', 'seed_from_environment', 'paired_test', 'holm', 'clusters',
-           'Comparison', 'text_table', 'html_table', 'compare_all']
+           'confidence_interval', 'p_value', 'corpus_scores', 'paired_bootstrap', 'randomization_draws',
+           'paired_approximate_randomization', 'check_count', 'check_seed', 'check_pair', 'seed_from_environment',
+           'paired_test', 'holm', 'clusters', 'Comparison', 'text_table', 'html_table', 'compare_all']
 
 # %% ../notebooks/10_significance.ipynb #c04
 import math
@@ -93,15 +93,15 @@ def bootstrap_indices(n_segments, n_samples, seed):
 
 
 def resample_counts(indices, n_segments):
-    "How often each segment is drawn in each resample: a (resamples, segments) matrix."
+    "How often each segment is drawn in each resample: a (resamples, segments) matrix, as floats ready to multiply."
     offsets = np.arange(len(indices))[:, None] * n_segments
-    return np.bincount((indices + offsets).ravel(), minlength=len(indices) * n_segments).reshape(len(indices), -1)
+    counts = np.bincount((indices + offsets).ravel(), minlength=len(indices) * n_segments).reshape(len(indices), -1)
+    return counts.astype(np.float64)  # exact: whole numbers far below 2**53, and a matrix product is fast in floats
 
 
-def bootstrap_scores(stats, metric, indices):
-    "The BLEU of each resample, from its summed statistics."
-    sums = resample_counts(indices, len(stats)).astype(np.float64) @ stats  # exact: integers far below 2**53
-    return bleu_scores(sums, metric, float32=True)  # SacreBLEU sums in float32: the same numbers below 2**24
+def bootstrap_scores(stats, metric, counts):
+    "The BLEU of each resample, from its summed statistics: `counts @ stats` sums each segment's row as often as drawn."
+    return bleu_scores(counts @ stats, metric, float32=True)  # SacreBLEU sums in float32: the same numbers below 2**24
 
 # %% ../notebooks/10_significance.ipynb #c15
 def confidence_interval(scores, exact_mean=False):
@@ -136,35 +136,45 @@ def corpus_scores(metric, *stats):
     return [float(bleu_scores(s.sum(axis=0, keepdims=True), metric)[0]) for s in stats]
 
 # %% ../notebooks/10_significance.ipynb #c20
-def paired_bootstrap(baseline, system, metric, n_samples=1000, seed=DEFAULT_SEED, indices=None):
-    "Koehn's paired bootstrap as SacreBLEU runs it: the system's score, p-value, bootstrap mean and 95% half-width."
+def paired_bootstrap(baseline, system, metric, n_samples=1000, seed=DEFAULT_SEED, counts=None):
+    """Koehn's paired bootstrap as SacreBLEU runs it: the system's score, p-value, bootstrap mean and 95% half-width.
+    `counts` (resample_counts of the seed's indices) skips drawing them again when several systems share a seed."""
     check_pair(baseline, system)
-    if indices is None:
-        indices = bootstrap_indices(len(system), check_count(n_samples, "n_samples"), seed)
+    if counts is None:
+        counts = resample_counts(bootstrap_indices(len(system), check_count(n_samples, "n_samples"), seed), len(system))
     score_baseline, score = corpus_scores(metric, baseline, system)
-    resampled_baseline, resampled = bootstrap_scores(baseline, metric, indices), bootstrap_scores(system, metric, indices)
+    resampled_baseline, resampled = bootstrap_scores(baseline, metric, counts), bootstrap_scores(system, metric, counts)
     differences = np.abs(resampled - resampled_baseline)
     p = p_value(differences - differences.mean(), abs(score_baseline - score))
     return PairedResult(score, p, *confidence_interval(resampled))
 
 # %% ../notebooks/10_significance.ipynb #c22
+def randomization_draws(n_segments, n_samples, n_confidence, seed):
+    "SacreBLEU's draws for one test: the coin flips (1.0: swap the segment's outputs), then n_confidence resamples (-1: none)."
+    rng = np.random.default_rng(seed)
+    swaps = rng.integers(2, size=(check_count(n_samples, "n_samples"), n_segments), dtype=bool).astype(np.float64)
+    if n_confidence == -1:
+        return swaps, None
+    indices = rng.choice(n_segments, size=(check_count(n_confidence, "n_confidence"), n_segments), replace=True)
+    return swaps, resample_counts(indices, n_segments)
+
+
 def paired_approximate_randomization(baseline, system, metric, n_samples=10000, seed=DEFAULT_SEED, n_confidence=-1,
-                                     ties=False):
+                                     ties=False, draws=None):
     """Riezler and Maxwell's paired approximate randomization as SacreBLEU runs it; with n_confidence resamples (not -1), also the
     system's bootstrap mean and 95% half-width from that many resamples (drawn after the coin flips, as SacreBLEU does).
-    ties=True counts a shuffled difference equal to the observed one as "at least as large" (the paper's p-value)."""
+    ties=True counts a shuffled difference equal to the observed one as "at least as large" (the paper's p-value).
+    `draws` (randomization_draws of the seed) skips drawing them again when several systems share a seed."""
     check_pair(baseline, system)
-    rng = np.random.default_rng(seed)
-    swaps = rng.integers(2, size=(check_count(n_samples, "n_samples"), len(system)), dtype=bool)
+    swaps, counts = draws or randomization_draws(len(system), n_samples, n_confidence, seed)
     score_baseline, score = corpus_scores(metric, baseline, system)
-    shuffled_1 = swaps.astype(np.float64) @ (baseline - system) + system.sum(axis=0)
+    shuffled_1 = swaps @ (baseline - system) + system.sum(axis=0)
     shuffled_2 = (baseline + system).sum(axis=0) - shuffled_1
     differences = np.abs(bleu_scores(shuffled_1, metric) - bleu_scores(shuffled_2, metric))
     p = p_value(differences, abs(score_baseline - score), ties)
     mean = ci = None
-    if n_confidence != -1:  # -1: no interval
-        indices = rng.choice(len(system), size=(check_count(n_confidence, "n_confidence"), len(system)), replace=True)
-        mean, ci = confidence_interval(bootstrap_scores(system, metric, indices))
+    if counts is not None:
+        mean, ci = confidence_interval(bootstrap_scores(system, metric, counts))
     return PairedResult(score, p, mean, ci)
 
 # %% ../notebooks/10_significance.ipynb #c24
@@ -216,21 +226,22 @@ def paired_test(named_stats, metric, test="bs", n_samples=0, n_confidence=-1, se
     n_samples = check_count(n_samples, "n_samples") if n_samples else DEFAULT_SAMPLES[test]
     if n_confidence != -1:  # -1: no interval; 0: SacreBLEU's default of 1,000 resamples
         n_confidence = check_count(n_confidence or DEFAULT_SAMPLES["bs"], "n_confidence")
-    (_, baseline), seed = named_stats[0], check_seed(seed)
-    for name, stats in named_stats[1:]:
+    (_, baseline), seed, systems = named_stats[0], check_seed(seed), [stats for _, stats in named_stats[1:]]
+    for stats in systems:
         check_pair(baseline, stats)
-    confidence_n = n_samples if test == "bs" else n_confidence
+    n, confidence_n = len(baseline), n_samples if test == "bs" else n_confidence
     results = [PairedResult(corpus_scores(metric, baseline)[0], None, None, None)]
     if confidence_n > 0:
-        mean, ci = confidence_interval(bootstrap_scores(baseline, metric, bootstrap_indices(len(baseline), confidence_n, seed)))
+        mean, ci = confidence_interval(bootstrap_scores(baseline, metric, resample_counts(bootstrap_indices(n, confidence_n, seed), n)))
         results[0] = results[0]._replace(mean=mean, ci=ci)
     system_seed = seed if seed else None  # SacreBLEU's: a seed of 0 reseeds from fresh entropy
-    for name, stats in named_stats[1:]:
-        if test == "bs":
-            results.append(paired_bootstrap(baseline, stats, metric, n_samples, system_seed))
-        else:
-            results.append(paired_approximate_randomization(baseline, stats, metric, n_samples, system_seed, n_confidence))
-    return results
+    # SacreBLEU seeds a new generator for each system: with a fixed seed all systems get the same draws, made once here
+    if test == "bs":
+        counts = None if system_seed is None else resample_counts(bootstrap_indices(n, n_samples, system_seed), n)
+        return results + [paired_bootstrap(baseline, stats, metric, n_samples, system_seed, counts) for stats in systems]
+    draws = None if system_seed is None else randomization_draws(n, n_samples, n_confidence, system_seed)
+    return results + [paired_approximate_randomization(baseline, stats, metric, n_samples, system_seed, n_confidence, draws=draws)
+                      for stats in systems]
 
 # %% ../notebooks/10_significance.ipynb #c37
 def holm(p_values):
@@ -300,9 +311,9 @@ def compare_all(named_stats, metric, n_samples=1000, seed=DEFAULT_SEED, alpha=0.
     first = named_stats[0][1]
     for _, stats in named_stats[1:]:
         check_pair(first, stats)
-    indices = bootstrap_indices(len(first), check_count(n_samples, "n_samples"), check_seed(seed))
+    counts = resample_counts(bootstrap_indices(len(first), check_count(n_samples, "n_samples"), check_seed(seed)), len(first))
     scores = corpus_scores(metric, *(stats for _, stats in named_stats))
-    resampled = [bootstrap_scores(stats, metric, indices) for _, stats in named_stats]
+    resampled = [bootstrap_scores(stats, metric, counts) for _, stats in named_stats]
     pairs = []
     for i in range(len(names)):
         for j in range(i + 1, len(names)):

@@ -11,12 +11,13 @@ nltk.word_tokenize applies after sentence splitting, which would need a data dow
 Each timing is the best of --repeat runs, every run with fresh objects and empty tokenizer caches.
 
 --significance: paired tests on 9 systems (a baseline and 8 others: the generated hypotheses with words deleted at
-rates 0% to 8%), 2,000 segments, 2 references, written to a temporary folder. Whole runs, each in a fresh Python
-subprocess and interleaved over --repeat rounds: SacreBLEU's command line (`python -m sacrebleu REF1 REF2 -i SYS...
--m bleu --paired-bs`, then `--paired-ar`) against the same work as bleu_lib library calls (read the files,
-segment_statistics for every system once, paired_test). Then the resampling alone, in this process: bleu_lib's
-paired_test given the statistics, against SacreBLEU's PairedTest given a BLEU with cached references (which still
-tokenizes and counts each system's hypotheses). Wall and CPU times, the ratios, and the 1-minute load beside each.
+rates 0% to 8%), 2,000 segments, 2 references, written to a temporary folder. Whole runs of the two commands, each in a
+fresh process and interleaved over --repeat rounds: `python -m sacrebleu REF1 REF2 -i SYS... -m bleu --paired-bs` (then
+`--paired-ar`) against `python -m bleu_lib` with the same arguments, and bleu_lib's `--paired-all` (every pair; SacreBLEU
+has no equivalent). Then, in this process, the two parts of that work apart: counting (each library's per-segment
+statistics of the 9 systems against cached references) and resampling (bleu_lib's paired_test given the statistics;
+for SacreBLEU, its PairedTest's time minus its counting, which PairedTest does inside). Wall and CPU times, the ratios,
+and the 1-minute load beside each.
 """
 import argparse
 import logging
@@ -112,22 +113,6 @@ def measure(name, hyps, streams, repeat):
 
 DELETION_RATES = [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08]  # the baseline first
 
-# bleu_lib's side of a whole run, as a script for a fresh interpreter: argv = test, ref1, ref2, sys1, sys2, ...
-OURS_SCRIPT = """
-import sys
-from pathlib import Path
-sys.path.insert(0, {root!r})
-from bleu_lib.metric import BLEU
-from bleu_lib.significance import paired_test, seed_from_environment, segment_statistics
-test, refs, systems = sys.argv[1], sys.argv[2:4], sys.argv[4:]
-read = lambda path: Path(path).read_text(encoding="utf-8").splitlines()
-metric = BLEU(references=[read(r) for r in refs])
-named = [(path, segment_statistics(metric, read(path))) for path in systems]
-for path, result in zip(systems, paired_test(named, metric, test, seed=seed_from_environment())):
-    print(Path(path).name, result)
-"""
-
-
 def significance_corpus(folder, segments=2000, seed=13):
     "Write ref1.txt, ref2.txt and sys0.txt..sys8.txt (more words deleted as k grows) to `folder`; return the paths."
     hyps, streams = generated_corpus(segments, references=2, seed=seed)
@@ -167,58 +152,60 @@ def best(timings):
 
 
 def print_significance_row(label, sacre, ours):
-    print(f"{label:46} {sacre[0]:7.2f}s {sacre[1]:7.2f}s {sacre[2]:5.2f}   {ours[0]:7.2f}s {ours[1]:7.2f}s {ours[2]:5.2f}"
-          f"   {sacre[0] / ours[0]:6.1f}x {sacre[1] / ours[1]:6.1f}x")
+    "One row: SacreBLEU's and bleu_lib's (wall, CPU, load) and the ratios; `sacre` None where SacreBLEU has no equivalent."
+    theirs = f"{sacre[0]:7.2f}s {sacre[1]:7.2f}s {sacre[2]:5.2f}" if sacre else f"{'-':>26}"
+    ratios = f"{sacre[0] / ours[0]:6.1f}x {sacre[1] / ours[1]:6.1f}x" if sacre else ""
+    print(f"{label:46} {theirs}   {ours[0]:7.2f}s {ours[1]:7.2f}s {ours[2]:5.2f}   {ratios}")
 
 
 def benchmark_significance(repeat):
     from sacrebleu.significance import PairedTest
     from bleu_lib.significance import paired_test, seed_from_environment, segment_statistics
 
-    root = str(Path(__file__).resolve().parents[1])
     env_seed = os.environ.get("SACREBLEU_SEED", "12345")
     with tempfile.TemporaryDirectory(prefix="bleu-significance-") as folder:
         refs, systems = significance_corpus(folder)
-        script = OURS_SCRIPT.format(root=root)
-        commands = {}
-        for test in ("bs", "ar"):
-            commands[test] = ([sys.executable, "-m", "sacrebleu", *refs, "-i", *systems, "-m", "bleu", f"--paired-{test}"],
-                              [sys.executable, "-c", script, test, *refs, *systems])
+        runs = {f"whole run, {label} (command line)": [[sys.executable, "-m", program, *refs, "-i", *systems, "-m", "bleu", option]
+                                                      for program in ("sacrebleu", "bleu_lib")]
+                for label, option in [("paired bootstrap", "--paired-bs"), ("approx. randomization", "--paired-ar")]}
+        runs["whole run, every pair (bleu_lib only)"] = [None, [sys.executable, "-m", "bleu_lib", *refs, "-i", *systems,
+                                                               "--paired-all"]]
         print(f"{len(systems)} systems (baseline first), 2,000 segments, 2 references, SACREBLEU_SEED={env_seed}; "
               f"best of {repeat} interleaved rounds; load = 1-minute load average before the run ({os.cpu_count()} CPUs)")
         print(f"{'':46} {'SacreBLEU':>26}   {'bleu_lib':>26}   {'SacreBLEU / bleu_lib':>14}")
         print(f"{'task':46} {'wall':>8} {'CPU':>8} {'load':>5}   {'wall':>8} {'CPU':>8} {'load':>5}   {'wall':>7} {'CPU':>7}")
-        whole = {test: ([], []) for test in commands}
+        timings = {label: ([], []) for label in runs}
         for _ in range(repeat):
-            for test, (sacre, ours) in commands.items():
-                whole[test][0].append(timed_subprocess(sacre))
-                whole[test][1].append(timed_subprocess(ours))
-        for test, (sacre, ours) in whole.items():
-            label = {"bs": "whole run, paired bootstrap", "ar": "whole run, approx. randomization"}[test]
-            print_significance_row(label + " (subprocess)", best(sacre), best(ours))
+            for label, commands in runs.items():
+                for command, times in zip(commands, timings[label]):
+                    if command:
+                        times.append(timed_subprocess(command))
+        for label, (sacre, ours) in timings.items():
+            print_significance_row(label, best(sacre) if sacre else None, best(ours))
 
-        # The resampling alone, in this process.
         read = lambda path: Path(path).read_text(encoding="utf-8").splitlines()  # noqa: E731
         ref_lines, named_hyps = [read(r) for r in refs], [(Path(p).name, read(p)) for p in systems]
-        metric = bleu_lib.BLEU(references=ref_lines)
-        named_stats = [(name, segment_statistics(metric, hyps)) for name, hyps in named_hyps]
-        sacre_metric = SacreBLEU(references=ref_lines)
-        alone = {test: ([], []) for test in commands}
+        metric, sacre_metric = bleu_lib.BLEU(references=ref_lines), SacreBLEU(references=ref_lines)
+        parts = {"counting the 9 systems (in-process)": ([], []), "resampling, paired bootstrap (in-process)": ([], []),
+                 "resampling, approx. rand. (in-process)": ([], [])}
         identical = {}
         for _ in range(repeat):
-            for test in commands:
-                t_sacre, theirs = timed_call(lambda: PairedTest(named_hyps, {"BLEU": sacre_metric}, None, test)()[1]["BLEU"])
+            t_sacre, _ = timed_call(lambda: [sacre_metric._extract_corpus_statistics(hyps, None) for _, hyps in named_hyps])
+            t_ours, named_stats = timed_call(lambda: [(name, segment_statistics(metric, hyps)) for name, hyps in named_hyps])
+            parts["counting the 9 systems (in-process)"][0].append(t_sacre)
+            parts["counting the 9 systems (in-process)"][1].append(t_ours)
+            for test, label in [("bs", "resampling, paired bootstrap (in-process)"),
+                                ("ar", "resampling, approx. rand. (in-process)")]:
+                t_test, theirs = timed_call(lambda: PairedTest(named_hyps, {"BLEU": sacre_metric}, None, test)()[1]["BLEU"])
                 t_ours, mine = timed_call(lambda: paired_test(named_stats, metric, test, seed=seed_from_environment()))
-                alone[test][0].append(t_sacre)
-                alone[test][1].append(t_ours)
+                parts[label][0].append(tuple(a - b for a, b in zip(t_test[:2], t_sacre[:2])) + t_test[2:])  # minus counting
+                parts[label][1].append(t_ours)
                 identical[test] = [tuple(r) for r in mine] == [(r.score, r.p_value, r.mean, r.ci) for r in theirs]
-        for test, (sacre, ours) in alone.items():
-            label = {"bs": "resampling only, bootstrap", "ar": "resampling only, approx. rand."}[test]
-            print_significance_row(label + " (in-process)", best(sacre), best(ours))
+        for label, (sacre, ours) in parts.items():
+            print_significance_row(label, best(sacre), best(ours))
         print("same scores, p-values, means and intervals as SacreBLEU's PairedTest: "
               + ", ".join(f"{test} {same}" for test, same in identical.items()))
-        print("in-process SacreBLEU times include tokenizing and counting each system's hypotheses (PairedTest does it); "
-              "bleu_lib's do not (statistics computed once, beforehand)")
+        print("SacreBLEU's resampling time is its PairedTest's time minus its counting time, both measured in the same round")
 
 
 def main(argv=None):
