@@ -6,7 +6,7 @@
 __all__ = ['LATEX_ESCAPES', 'PAIRED_NOTES', 'ALL_PAIRS_NOTES', 'InputError', 'decode', 'split_lines', 'read_lines',
            'read_references', 'read_systems', 'read_inputs', 'Parser', 'sample_count', 'parse_args', 'check_args',
            'run', 'as_numbers', 'format_table', 'systems_table', 'paired_notes', 'paired_cell', 'paired_tests',
-           'all_pairs', 'show_warning', 'main']
+           'all_pairs', 'write_report', 'show_warning', 'main']
 
 # %% ../notebooks/08_command_line.ipynb #c04
 import argparse
@@ -173,6 +173,8 @@ def parse_args(argv=None):
                         help="resamples for --paired-bs and --paired-all (default: 1000)")
     parser.add_argument("-parn", "--paired-ar-n", type=sample_count, default=10000, metavar="N",
                         help="trials for --paired-ar (default: 10000)")
+    parser.add_argument("--report", metavar="FILE", help="also write an HTML page explaining one system's score, or "
+                        "comparing two (bleu_lib only; notebook 11)")
     parser.add_argument("-j", "--paired-jobs", type=int, default=1, metavar="N",
                         help="accepted for SacreBLEU's sake: the output does not depend on it")
     parser.add_argument("-nc", "--no-color", action="store_true", help="accepted for SacreBLEU's sake: we never color")
@@ -237,6 +239,8 @@ def run(args):
         raise InputError("--confidence is for one system; for several, --paired-bs gives each system's mean and 95% "
                          "confidence interval, and its p-value against the first")
     metric = BLEU(references=streams, **options)  # references tokenized and counted once, for every system
+    if args.report:
+        write_report(args.report, systems, streams, metric, args.quiet)
     if paired:
         yield from (all_pairs if args.paired_all else paired_tests)(args, systems, metric)
         return
@@ -392,6 +396,21 @@ def all_pairs(args, systems, metric):
     tables = [text_table(header, rows) for header, rows in comparison.rows(args.width)]
     return [*"\n\n".join(tables).split("\n"), "", "-" * len(title), title, "-" * len(title), *notes.split("\n"),
             "-----------------", "Metric signatures", "-----------------", f" - {'BLEU':<10} {signature}"]
+
+# %% ../notebooks/08_command_line.ipynb #c11h
+def write_report(path, systems, streams, metric, quiet=False):
+    "--report: notebook 11's HTML page for one system or two, written before the scores are printed."
+    from bleu_lib.explain import report_html  # notebook 11 (NumPy)
+    if len(systems) > 2:
+        raise InputError(f"--report explains one system or compares two; got {len(systems)} files after -i")
+    names = [os.path.basename(name) for name, _ in systems]  # file names read better than paths, unless two are alike
+    if len(set(names)) == len(names):
+        systems = [(name, lines) for name, (_, lines) in zip(names, systems)]
+    page = report_html(systems, streams, metric)
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(page)
+    if not quiet:
+        print(f"python -m bleu_lib: wrote the report to {path}", file=sys.stderr)
 
 # %% ../notebooks/08_command_line.ipynb #c11d
 def show_warning(message, *args, **kwargs):

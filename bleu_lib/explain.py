@@ -305,7 +305,7 @@ def svg_losses(names, explanations):
                  f"{n + 1}-grams -{loss:.1f}" if n < len(e.losses) - 1 else f"BP -{loss:.1f}") for n, loss in enumerate(e.losses)]:
             bars.append(f'<rect x="{x:.2f}" y="{y}" width="{5 * value:.2f}" height="24" fill="{colour}">'
                         f'<title>{escape(label)}</title></rect>')
-            if value >= 7:
+            if value >= 12:  # room for the label
                 bars.append(f'<text x="{x + 2.5 * value:.2f}" y="{y + 16}" text-anchor="middle" font-size="11">{escape(label)}</text>')
             x += 5 * value
         rows.append(f'<text x="0" y="{y + 16}" font-size="12">{escape(name[-24:])}</text>' + "".join(bars))
@@ -317,7 +317,8 @@ def svg_losses(names, explanations):
 
 def svg_histogram(names, score_lists, bins=10):
     "Bars of how many segments fall in each tenth of the sentence-BLEU range, one colour per system."
-    colours, counts = ["#41ab5d", "#e6550d"], [np.histogram(s, bins=bins, range=(0, 100))[0] for s in score_lists]
+    colours = ["#41ab5d", "#e6550d"]
+    counts = [np.histogram(np.minimum(s, 100), bins=bins, range=(0, 100))[0] for s in score_lists]  # 100.00000000000004 too
     top, bars = max(int(c.max()) for c in counts) or 1, []
     for k, (name, c) in enumerate(zip(names, counts)):
         for i, count in enumerate(c.tolist()):

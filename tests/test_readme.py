@@ -49,10 +49,13 @@ def test_python_examples_give_what_the_comments_say():
     assert checked >= 10
 
 
-def test_command_line_examples_print_what_the_readme_says():
+def test_command_line_examples_print_what_the_readme_says(tmp_path):
     "Every `.venv/bin/python -m bleu_lib ...` line prints the '# ' lines under it."
     examples = [chunk.splitlines() for block in blocks("bash") for chunk in block.split(".venv/bin/python -m bleu_lib ")[1:]]
-    assert len(examples) == 3
+    assert len(examples) == 4
     for call, *output in examples:
-        done = subprocess.run([sys.executable, "-m", "bleu_lib", *call.split()], capture_output=True, text=True, cwd=ROOT)
-        assert done.returncode == 0 and done.stdout.rstrip("\n").split("\n") == [line[2:] for line in output], call
+        report = tmp_path / "report.html"  # a report goes to a temporary folder, not into the repository
+        args = [str(report) if arg == "report.html" else arg for arg in call.split()]
+        done = subprocess.run([sys.executable, "-m", "bleu_lib", *args], capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == 0 and done.stdout.rstrip("\n").split("\n") == [line[2:].rstrip() for line in output], call
+        assert ("--report" in args) == report.exists()

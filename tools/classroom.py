@@ -76,6 +76,8 @@ HIDDEN_TESTS = {
                   "test_smoothing.py::test_sacrebleu_floor_add_k_exp_are_methods_1_2_3"],
     "significance": ["test_significance.py::test_kellbrueck", "test_significance.py::test_one_segment_apart",
                      "test_significance.py::test_holm_rejects_as_the_step_down_rule_does"],
+    "explain": ["test_explain.py::test_parts_add_up_to_the_score_on_random_sentences",
+                "test_explain.py::test_highlighted_matches_are_modified_precisions_counts", "test_explain.py::test_decompose_case_table"],
 }
 
 
