@@ -78,6 +78,8 @@ HIDDEN_TESTS = {
                      "test_significance.py::test_holm_rejects_as_the_step_down_rule_does"],
     "explain": ["test_explain.py::test_parts_add_up_to_the_score_on_random_sentences",
                 "test_explain.py::test_highlighted_matches_are_modified_precisions_counts", "test_explain.py::test_decompose_case_table"],
+    "agreement": ["test_agreement.py::test_pearson_matches_statistics_correlation",
+                  "test_agreement.py::test_kendall_tau_matches_brute_force_pair_count"],
 }
 
 
