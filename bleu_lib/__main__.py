@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['LATEX_ESCAPES', 'PAIRED_NOTES', 'ALL_PAIRS_NOTES', 'InputError', 'decode', 'split_lines', 'read_lines',
            'read_references', 'read_systems', 'read_inputs', 'Parser', 'sample_count', 'parse_args', 'check_args',
-           'run', 'as_numbers', 'format_table', 'systems_table', 'paired_notes', 'paired_cell', 'paired_tests',
-           'all_pairs', 'write_report', 'show_warning', 'main']
+           'run', 'as_numbers', 'format_table', 'systems_table', 'paired_notes', 'paired_cell', 'signature_with_test',
+           'paired_tests', 'all_pairs', 'write_report', 'show_warning', 'main']
 
 # %% ../notebooks/08_command_line.ipynb #c04
 import argparse
@@ -341,6 +341,14 @@ def paired_cell(result, width, p_separator):
     return cell
 
 
+def signature_with_test(metric, seed, test, n, short):
+    "The metric's signature with the seed and the test's resamples (bs:1000 or ar:10000), as SacreBLEU prints it."
+    signature = metric.get_signature()
+    signature.update("seed", str(seed).lower())
+    signature.update(test, n)
+    return signature.format(short)
+
+
 def paired_tests(args, systems, metric):
     "--paired-bs or --paired-ar: the lines SacreBLEU prints for each system compared with the first, the baseline."
     from bleu_lib.significance import paired_test, seed_from_environment, segment_statistics  # notebook 10 (NumPy)
@@ -355,10 +363,7 @@ def paired_tests(args, systems, metric):
               f"{'paired bootstrap' if test == 'bs' else 'approximate randomization'} ({n} samples)", file=sys.stderr)
     stats = [(name, segment_statistics(metric, lines)) for name, (_, lines) in zip(names, systems)]
     results = paired_test(stats, metric, test, n, seed=seed)
-    signature = metric.get_signature()
-    signature.update("seed", str(seed).lower())
-    signature.update(test, n)
-    signature = signature.format(args.short)
+    signature = signature_with_test(metric, seed, test, n, args.short)
     if args.format == "json":
         return systems_table(names, [result._asdict() for result in results], signature, "json", args.width)
     cells = [paired_cell(result, args.width, "\n" if args.format == "text" else " ") for result in results]
@@ -384,10 +389,7 @@ def all_pairs(args, systems, metric):
               file=sys.stderr)
     comparison = compare_all([(name, segment_statistics(metric, lines)) for name, (_, lines) in zip(names, systems)],
                              metric, n, seed)
-    signature = metric.get_signature()
-    signature.update("seed", str(seed).lower())
-    signature.update("bs", n)
-    signature = signature.format(args.short)
+    signature = signature_with_test(metric, seed, "bs", n, args.short)
     if args.format == "json":
         return json.dumps({"systems": comparison.systems, "pairs": comparison.pairs, "alpha": comparison.alpha,
                            "test": f"{comparison.test}, {n} resamples", "signature": signature}, indent=4).split("\n")

@@ -19,9 +19,9 @@ import numpy as np
 from .metric import BLEU, check_hypotheses
 from .ngrams import check_tokens, ngram_counts, ngrams
 from .precision import max_ref_counts
-from .sentence import segment_stats
-from .significance import (DEFAULT_SEED, bleu_scores, bootstrap_indices, html_table, paired_bootstrap, resample_counts,
-                           segment_statistics, text_table)
+from .sentence import BleuStats, segment_stats
+from .significance import (DEFAULT_SEED, bleu_scores, bootstrap_indices, corpus_scores, html_table, paired_bootstrap,
+                           resample_counts, segment_statistics, text_table)
 
 # %% ../notebooks/11_explaining_a_score.ipynb #c05
 def used_orders(totals, max_order, effective_order):
@@ -50,7 +50,7 @@ class Explanation:
     "Why a BLEU score is what it is: matches m_n, totals l_n, precisions p_n, BP, and the points each part costs."
 
     def __init__(self, result, orders, ref_lens=None, tokens=None):
-        self.score, self.bp, self.orders, self.tokens = result.score, result.bp, orders, tokens
+        self.result, self.score, self.bp, self.orders, self.tokens = result, result.score, result.bp, orders, tokens
         self.matches, self.totals, self.precisions = list(result.counts), list(result.totals), list(result.precisions)
         self.hyp_len, self.ref_len, self.ref_lens = result.sys_len, result.ref_len, ref_lens
         self.losses = decompose(result.score, result.bp, result.precisions, orders)
@@ -180,11 +180,9 @@ def explain_corpus(hypotheses, references=None, metric=None):
     "Explain a corpus score (the metric's corpus_score, to the bit); `.segments` keeps each segment's statistics row."
     metric = BLEU() if metric is None else metric
     stats = segment_statistics(metric, check_hypotheses(hypotheses), references)
-    total = stats.sum(axis=0).tolist()
-    order = metric.max_ngram_order
-    result = metric.compute_bleu(total[2:2 + order], total[2 + order:], total[0], total[1], metric.smooth_method,
-                                 metric.smooth_value, metric.effective_order, order)
-    explanation = Explanation(result, used_orders(total[2 + order:], order, metric.effective_order))
+    total, order = stats.sum(axis=0).tolist(), metric.max_ngram_order
+    summed = BleuStats(total[0], total[1], tuple(total[2:2 + order]), tuple(total[2 + order:]))
+    explanation = Explanation(score_of(metric, summed), used_orders(summed.totals, order, metric.effective_order))
     explanation.segments = stats
     return explanation
 
@@ -201,11 +199,13 @@ def costliest_segments(explanation, metric, k=5):
     return [(int(i), float(costs[i])) for i in np.argsort(-costs, kind="stable")[:k]]
 
 # %% ../notebooks/11_explaining_a_score.ipynb #c29
-def sentence_scores(metric, hypotheses, references=None):
-    "Each segment's sentence BLEU, as SacreBLEU's sentence_bleu computes it with the metric's other settings."
+def sentence_scores(metric, hypotheses, references=None, stats=None):
+    """Each segment's sentence BLEU, as SacreBLEU's sentence_bleu computes it with the metric's other settings
+    (from the segment statistics `stats` when they are already counted)."""
     sentence_metric = copy.copy(metric)
     sentence_metric.effective_order = True
-    return bleu_scores(segment_statistics(metric, hypotheses, references), sentence_metric)
+    stats = segment_statistics(metric, hypotheses, references) if stats is None else stats
+    return bleu_scores(stats, sentence_metric)
 
 # %% ../notebooks/11_explaining_a_score.ipynb #c33
 def matched_ngrams(hyp, limits, max_order):
@@ -283,10 +283,8 @@ def compare_systems(metric, named_a, named_b, n_samples=1000, seed=DEFAULT_SEED)
     (a, hyps_a), (b, hyps_b) = named_a, named_b
     stats_a, stats_b = segment_statistics(metric, hyps_a), segment_statistics(metric, hyps_b)
     paired = paired_bootstrap(stats_a, stats_b, metric, n_samples, seed)
-    scores = [float(bleu_scores(s.sum(axis=0, keepdims=True), metric)[0]) for s in (stats_a, stats_b)]
-    sentence_metric = copy.copy(metric)
-    sentence_metric.effective_order = True
-    sentence_a, sentence_b = bleu_scores(stats_a, sentence_metric), bleu_scores(stats_b, sentence_metric)
+    scores = corpus_scores(metric, stats_a, stats_b)
+    sentence_a, sentence_b = (sentence_scores(metric, None, stats=s) for s in (stats_a, stats_b))
     segments = sorted(zip(range(len(hyps_a)), sentence_a.tolist(), sentence_b.tolist()), key=lambda s: -abs(s[2] - s[1]))
     return SystemComparison((a, b), scores, paired, order_differences(metric, stats_a, stats_b, n_samples, seed),
                             *ngram_differences(metric, hyps_a, hyps_b), segments)
@@ -356,16 +354,15 @@ def report_html(named_systems, references, metric=None, n_samples=1000, seed=DEF
         raise ValueError(f"a report explains one system, or compares two; got {len(named_systems)}")
     metric = BLEU(references=references) if metric is None else metric
     names = [name for name, _ in named_systems]
-    scores = [metric.corpus_score(hyps, None) for _, hyps in named_systems]
-    signature = metric.get_signature().format()
     explanations = [explain_corpus(hyps, None, metric) for _, hyps in named_systems]
+    signature = metric.get_signature().format()
     body = [f"<h1>BLEU report</h1><p>{len(references)} reference(s), {len(named_systems[0][1])} segments. "
             f"Signature: <code>{escape(signature)}</code></p><h2>Scores</h2>",
-            "".join(f"<p><b>{escape(name)}</b>: <code>{escape(score.format(signature=signature))}</code></p>"
-                    for name, score in zip(names, scores)),
+            "".join(f"<p><b>{escape(name)}</b>: <code>{escape(e.result.format(signature=signature))}</code></p>"
+                    for name, e in zip(names, explanations)),
             "<h2>Where the points go</h2>", svg_losses(names, explanations),
             "".join(f"<h3>{escape(name)}</h3>{e._repr_html_()}" for name, e in zip(names, explanations)),
-            "<h2>Sentence scores</h2>", svg_histogram(names, [sentence_scores(metric, hyps) for _, hyps in named_systems])]
+            "<h2>Sentence scores</h2>", svg_histogram(names, [sentence_scores(metric, None, stats=e.segments) for e in explanations])]
     if len(named_systems) == 2:
         comparison = compare_systems(metric, *named_systems, n_samples=n_samples, seed=seed)
         body += ["<h2>The two systems compared</h2>", comparison._repr_html_()]
