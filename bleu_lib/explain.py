@@ -5,13 +5,13 @@
 # %% auto #0
 __all__ = ['STATUS', 'PART_COLOURS', 'REPORT_STYLE', 'used_orders', 'decompose', 'Explanation', 'tokens_of', 'explain',
            'score_of', 'ngram_status', 'Highlight', 'explain_corpus', 'segment_costs', 'costliest_segments',
-           'sentence_scores', 'matched_ngrams', 'ngram_differences', 'interval', 'order_differences',
+           'sentence_scores', 'matched_ngrams', 'ngram_differences', 'top_ngrams', 'interval', 'order_differences',
            'SystemComparison', 'compare_systems', 'svg_losses', 'svg_histogram', 'worst_segments_html', 'report_html']
 
 # %% ../notebooks/11_explaining_a_score.ipynb #c03
 import copy
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from html import escape
 
 import numpy as np
@@ -20,8 +20,8 @@ from .metric import BLEU, check_hypotheses
 from .ngrams import check_tokens, ngram_counts, ngrams
 from .precision import max_ref_counts
 from .sentence import BleuStats, segment_stats
-from .significance import (DEFAULT_SEED, bleu_scores, bootstrap_indices, corpus_scores, html_table, paired_bootstrap,
-                           resample_counts, segment_statistics, text_table)
+from .significance import (DEFAULT_SEED, bleu_scores, bootstrap_indices, check_count, corpus_scores, html_table,
+                                   paired_bootstrap, resample_counts, segment_statistics, text_table)
 
 # %% ../notebooks/11_explaining_a_score.ipynb #c05
 def used_orders(totals, max_order, effective_order):
@@ -214,14 +214,27 @@ def matched_ngrams(hyp, limits, max_order):
 
 
 def ngram_differences(metric, hyps_a, hyps_b):
-    "Two Counters: n-grams system A matches more often than B, summed over segments, and the other way round."
-    a_only, b_only = Counter(), Counter()
-    for hyp_a, hyp_b, (limits, _) in zip(hyps_a, hyps_b, metric._ref_cache):
+    "Per n-gram, the segments where A and B match it a different number of times: {gram: {segment: A's - B's}}."
+    differences = defaultdict(dict)
+    for i, (hyp_a, hyp_b, (limits, _)) in enumerate(zip(hyps_a, hyps_b, metric._ref_cache)):
         a = matched_ngrams(metric._tokens(hyp_a), limits, metric.max_ngram_order)
-        b = matched_ngrams(metric._tokens(hyp_b), limits, metric.max_ngram_order)
-        a_only.update(a - b)
-        b_only.update(b - a)
-    return a_only, b_only
+        a.subtract(matched_ngrams(metric._tokens(hyp_b), limits, metric.max_ngram_order))
+        for gram, difference in a.items():
+            if difference:
+                differences[gram][i] = difference
+    return differences
+
+
+def top_ngrams(differences, counts, k, sign=1):
+    """The k n-grams with the largest total difference (sign=1: A's surplus, -1: B's), each as (gram, total,
+    95% interval of the total over the resamples `counts`)."""
+    totals = {gram: sign * sum(d.values()) for gram, d in differences.items()}
+    rows = []
+    for gram in sorted((g for g in totals if totals[g] > 0), key=lambda g: -totals[g])[:k]:  # stable: first seen first
+        segments, values = zip(*differences[gram].items())
+        resampled = counts[:, list(segments)] @ (sign * np.array(values, dtype=float))
+        rows.append((gram, totals[gram], interval(resampled)))
+    return rows
 
 # %% ../notebooks/11_explaining_a_score.ipynb #c34
 def interval(values):
@@ -231,9 +244,8 @@ def interval(values):
     return float(ordered[low]), float(ordered[len(ordered) - low - 1])
 
 
-def order_differences(metric, stats_a, stats_b, n_samples=1000, seed=DEFAULT_SEED):
-    "Per order p_n of A and B (%), B - A, and the 95% resampling interval of B - A; then the same for BP."
-    counts = resample_counts(bootstrap_indices(len(stats_a), n_samples, seed), len(stats_a))
+def order_differences(metric, stats_a, stats_b, counts):
+    "Per order p_n of A and B (%), B - A, and the 95% interval of B - A over the resamples `counts`; then the same for BP."
     order, rows = metric.max_ngram_order, []
     sums = [(s.sum(axis=0)[None, :], counts @ s) for s in (stats_a, stats_b)]  # the test set, then each resample
     for n in range(order):
@@ -248,9 +260,9 @@ def order_differences(metric, stats_a, stats_b, n_samples=1000, seed=DEFAULT_SEE
 class SystemComparison:
     "Two systems side by side: scores, paired bootstrap, per-order differences, n-gram lists, most different segments."
 
-    def __init__(self, names, scores, paired, orders, ngrams_a, ngrams_b, segments):
+    def __init__(self, names, scores, paired, orders, ngrams, counts, segments):
         self.names, self.scores, self.paired, self.orders = names, scores, paired, orders
-        self.ngrams_a, self.ngrams_b, self.segments = ngrams_a, ngrams_b, segments
+        self.ngrams, self.counts, self.segments = ngrams, counts, segments  # counts: the resamples, for the n-gram intervals
 
     def tables(self, k=10):
         "(title, header, rows) of each table."
@@ -258,11 +270,13 @@ class SystemComparison:
         noise = lambda low, high: "yes" if low > 0 or high < 0 else "no (within noise)"  # noqa: E731
         orders = [[name, f"{x:.2f}", f"{y:.2f}", f"{y - x:+.2f}", f"{low:+.2f} .. {high:+.2f}", noise(low, high)]
                   for name, x, y, _, (low, high) in self.orders]
-        top = lambda counter: [[" ".join(map(str, gram)), count] for gram, count in counter.most_common(k)]  # noqa: E731
+        top = lambda sign: [[" ".join(map(str, gram)), total, f"{int(low):+d} .. {int(high):+d}", noise(low, high)]  # noqa: E731
+                            for gram, total, (low, high) in top_ngrams(self.ngrams, self.counts, k, sign)]
         segments = [[i, f"{x:.1f}", f"{y:.1f}", f"{y - x:+.1f}"] for i, x, y in self.segments[:k]]
+        ngram_header = ["n-gram", "more matches", "95% interval", "beyond noise"]
         return [("per order (in %, BP as a fraction)", ["part", a, b, f"{b} - {a}", "95% interval", "beyond noise"], orders),
-                (f"n-grams {a} matches more often than {b}", ["n-gram", "times"], top(self.ngrams_a)),
-                (f"n-grams {b} matches more often than {a}", ["n-gram", "times"], top(self.ngrams_b)),
+                (f"n-grams {a} matches more often than {b}", ngram_header, top(1)),
+                (f"n-grams {b} matches more often than {a}", ngram_header, top(-1)),
                 ("segments that differ most (sentence BLEU)", ["segment", a, b, "difference"], segments)]
 
     def headline(self):
@@ -282,14 +296,15 @@ def compare_systems(metric, named_a, named_b, n_samples=1000, seed=DEFAULT_SEED)
     "Compare (name, hypotheses) A and B against the metric's cached references (BLEU(references=...))."
     (a, hyps_a), (b, hyps_b) = named_a, named_b
     stats_a, stats_b = segment_statistics(metric, hyps_a), segment_statistics(metric, hyps_b)
-    paired = paired_bootstrap(stats_a, stats_b, metric, n_samples, seed)
+    counts = resample_counts(bootstrap_indices(len(stats_b), check_count(n_samples, "n_samples"), seed), len(stats_b))
+    paired = paired_bootstrap(stats_a, stats_b, metric, counts=counts)  # the same resamples for every view
     scores = corpus_scores(metric, stats_a, stats_b)
     sentence_a, sentence_b = (sentence_scores(metric, None, stats=s) for s in (stats_a, stats_b))
     segments = sorted(zip(range(len(hyps_a)), sentence_a.tolist(), sentence_b.tolist()), key=lambda s: -abs(s[2] - s[1]))
-    return SystemComparison((a, b), scores, paired, order_differences(metric, stats_a, stats_b, n_samples, seed),
-                            *ngram_differences(metric, hyps_a, hyps_b), segments)
+    return SystemComparison((a, b), scores, paired, order_differences(metric, stats_a, stats_b, counts),
+                            ngram_differences(metric, hyps_a, hyps_b), counts, segments)
 
-# %% ../notebooks/11_explaining_a_score.ipynb #c39
+# %% ../notebooks/11_explaining_a_score.ipynb #c40
 PART_COLOURS = ["#9ecae1", "#6baed6", "#3182bd", "#08519c", "#999999"]  # orders 1..4 (more repeat), then BP
 
 
@@ -330,7 +345,7 @@ def svg_histogram(names, score_lists, bins=10):
             f'<line x1="40" y1="140" x2="640" y2="140" stroke="#333"/>{ticks}{"".join(bars)}'
             f'<text x="40" y="179" font-size="11">sentence BLEU</text><text x="0" y="12" font-size="11">segments (max {top})</text></svg>')
 
-# %% ../notebooks/11_explaining_a_score.ipynb #c40
+# %% ../notebooks/11_explaining_a_score.ipynb #c41
 REPORT_STYLE = """body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left}
 code,pre{background:#f4f4f4;padding:2px 4px;white-space:pre-wrap}h2{border-bottom:1px solid #ccc}"""

@@ -11,8 +11,9 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import modified_precision
 from bleu_lib.explain import (Highlight, compare_systems, costliest_segments, decompose, explain, explain_corpus,
-                              report_html, sentence_scores)
+                              report_html, sentence_scores, top_ngrams)
 from bleu_lib.metric import BLEU
+from bleu_lib.significance import bootstrap_indices
 from support import ROOT, references, tokens
 
 CORPUS = ROOT / "data" / "corpus"
@@ -99,10 +100,22 @@ def test_the_ngram_lists_account_for_the_difference_in_matches():
     comparison = compare_systems(metric, ("alpha", SYSTEMS["alpha"]), ("beta", SYSTEMS["beta"]), n_samples=200)
     sacre = [SacreBLEU().corpus_score(SYSTEMS[name], REFS) for name in ("alpha", "beta")]
     for n in range(1, 5):
-        difference = sum(c for g, c in comparison.ngrams_a.items() if len(g) == n) - sum(
-            c for g, c in comparison.ngrams_b.items() if len(g) == n)
+        difference = sum(sum(d.values()) for gram, d in comparison.ngrams.items() if len(gram) == n)
         assert difference == sacre[0].counts[n - 1] - sacre[1].counts[n - 1]
     assert comparison.scores == [s.score for s in sacre]
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_ngram_intervals_are_the_middle_of_the_resampled_totals(sign):
+    metric, seed = BLEU(references=REFS), 7
+    comparison = compare_systems(metric, ("alpha", SYSTEMS["alpha"]), ("beta", SYSTEMS["beta"]), n_samples=200, seed=seed)
+    indices = bootstrap_indices(len(SYSTEMS["alpha"]), 200, seed)
+    rows = top_ngrams(comparison.ngrams, comparison.counts, 8, sign)
+    assert rows and [total for _, total, _ in rows] == sorted((total for _, total, _ in rows), reverse=True)
+    for gram, total, (low, high) in rows:  # each segment's surplus, summed over each resample's drawn segments
+        surplus = [sign * comparison.ngrams[gram].get(i, 0) for i in range(len(SYSTEMS["alpha"]))]
+        resampled = sorted(sum(surplus[i] for i in drawn) for drawn in indices)
+        assert total == sum(surplus) > 0 and (low, high) == (resampled[5], resampled[194])
 
 
 def test_the_report_stands_alone_and_shows_sacrebleus_numbers(tmp_path):
