@@ -61,6 +61,6 @@ def corpus_bleu(list_of_references, hypotheses, weights=(0.25, 0.25, 0.25, 0.25)
     check_flag(auto_reweigh, "auto_reweigh")
     max_order = max(len(w) for w in weight_sets)
     stats = reduce(add, (nltk_floor(segment_stats(refs, hyp, max_order)) for refs, hyp in zip(refs_per_segment, hyps)))
-    # subtle: like NLTK, smoothing sees the *last* segment's references and hypothesis (notebook 09)
+    # subtle: like NLTK, smoothing sees the *last* segment's references and hypothesis (notebook 07)
     scores = [nltk_score(stats, w, smoothing_function, auto_reweigh, refs_per_segment[-1], hyps[-1]) for w in weight_sets]
     return scores if several else scores[0]

@@ -168,12 +168,12 @@ def check_flag(value, name):
 def nltk_smoothed_bleu(stats, weights, smoothing_function, refs, hyp):
     "NLTK's smoothing protocol: precisions floored at 1/1 totals, 0 if no unigram matches, then `smoothing_function`."
     if stats.matches[0] == 0:
-        return 0.0  # NLTK returns before smoothing; notebook 09 discusses it
+        return 0.0  # NLTK returns before smoothing; notebook 07 discusses it
     p_n = [Precision(m, max(1, l)) for m, l in zip(stats.matches, stats.totals)]
     p_n = smoothing_function(p_n, references=[list(r) for r in refs], hypothesis=list(hyp), hyp_len=stats.hyp_len)
     log_mean = math.fsum(w * math.log(p) for w, p in zip(weights, p_n) if p > 0)
     score = brevity_penalty(stats.ref_len, stats.hyp_len) * math.exp(log_mean)
-    if score > 1:  # a smoothed precision above 1, which NLTK returns as it is (notebook 09)
+    if score > 1:  # a smoothed precision above 1, which NLTK returns as it is (notebook 07)
         name = getattr(smoothing_function, "__name__", "the smoothing function")
         raise ValueError(f"{name} gives BLEU {score:.6g} here, above 1, because it made a precision larger than 1 "
                          "(NLTK returns that number); for the paper's definition of each method, use "

@@ -8,6 +8,7 @@ A learner who opens, re-runs and saves a notebook in JupyterLab must still pass:
 as README command 1 starts it cleans that metadata as it saves.
 """
 import copy
+import re
 
 import nbformat
 import pytest
@@ -15,7 +16,7 @@ from jupyter_server.services.contents.filemanager import FileContentsManager
 from traitlets.config.loader import PyFileConfigLoader
 
 from support import ROOT
-from tools.nbtools import notebook_paths, out_of_sync, problems
+from tools.nbtools import NAV_IDS, notebook_paths, out_of_sync, problems, stale_navigation
 
 NOTEBOOKS = notebook_paths()
 
@@ -58,3 +59,19 @@ def test_jupyterlab_with_our_config_saves_every_notebook_as_committed(tmp_path):
 
 def test_bleu_lib_is_the_export_of_the_notebooks():
     assert out_of_sync() == [], "edit the notebooks, then run: python tools/nbtools.py export"
+
+
+def test_every_notebook_opens_with_its_title_and_links_to_its_neighbours():
+    assert stale_navigation() == [], "run: python tools/nbtools.py nav"
+    for path in NOTEBOOKS:
+        cells = nbformat.read(path, as_version=4).cells
+        assert cells[0].cell_type == "markdown" and cells[0].source.startswith("# "), f"{path.name} opens with its title"
+        assert [c.id for c in cells].index(NAV_IDS[0]) == 1 and cells[-1].id == NAV_IDS[1]
+        for target in re.findall(r"\]\(([^)#]+)", cells[1].source):
+            assert (path.parent / target).is_file(), f"{path.name} links to {target}, which does not exist"
+
+
+def test_every_notebook_ends_with_what_to_remember():
+    for path in NOTEBOOKS:
+        text = "".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
+        assert "## What to remember" in text, f"{path.name} has no 'What to remember' section"

@@ -24,6 +24,7 @@ from make_malicious_submission import make
 from support import ROOT
 from tools import classroom, sandbox
 from tools.classroom import REGION, fingerprint, grade, stages, student_edition, write_gradebook
+from tools.nbtools import notebook_paths
 
 STAGES = [path.name for path, _ in stages()]
 FAST = {"timeout": 60, "examples": 10, "jobs": 2}
@@ -39,7 +40,7 @@ def edition(tmp_path_factory):
 def solution_lines():
     "Every substantial line of code inside a solution region of our notebooks, unless our notebooks also show it elsewhere."
     inside, outside = set(), set()
-    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for path in notebook_paths():  # the appendix too: what it shows, students read anyway
         for cell in nbformat.read(path, as_version=4).cells:
             source = cell.source + "\n"
             for region in REGION.finditer(source):
@@ -69,6 +70,15 @@ def test_solutions_never_leak_into_the_student_edition(edition):
     assert not (edition / "bleu_lib").exists() and "### BEGIN SOLUTION" not in "".join(code)
 
 
+def test_the_teachers_model_answers_stay_out_of_the_student_edition(edition):
+    def model_answers(folder):
+        return [(path.name, cell.id, classroom.is_answer_key(cell)) for path in sorted(folder.glob("*.ipynb"))
+                for cell in nbformat.read(path, as_version=4).cells if cell.source.startswith("**Model answer.**")]
+    ours = model_answers(ROOT / "notebooks")
+    assert len(ours) >= 5 and all(tagged for _, _, tagged in ours)  # every model answer is tagged, so it stays out
+    assert model_answers(edition / "notebooks") == []
+
+
 def test_stubs_raise_with_a_hint(edition):
     source = "".join(c.source for c in nbformat.read(edition / "notebooks" / "01_ngrams.ipynb", as_version=4).cells)
     assert 'raise NotImplementedError("Your turn: zip the token list with itself shifted' in source
@@ -84,7 +94,8 @@ def test_the_untouched_edition_is_not_attempted(edition):
 def test_our_notebooks_score_full_marks():
     report = grade(ROOT / "notebooks", **FAST)
     assert report["passed"] == report["stages_total"] == len(STAGES), report
-    assert all(r["checks_passed"] == r["checks_total"] > 0 and r["tests_passed"] == r["tests_total"] > 0 for r in report["stages"])
+    assert all(r["checks_passed"] == r["checks_total"] > 0 and r["tests_passed"] == r["tests_total"] for r in report["stages"])
+    assert all((r["tests_total"] > 0) == (r["module"] is not None) for r in report["stages"])  # Part II: checks only
     assert all(r["seconds"] < 30 for r in report["stages"]), [(r["notebook"], r["seconds"]) for r in report["stages"]]
 
 

@@ -3,7 +3,9 @@
     python tools/nbtools.py run [NAME ...]   run notebooks top to bottom in a fresh kernel, store outputs, clean
     python tools/nbtools.py clean            strip machine-specific metadata from every notebook
     python tools/nbtools.py export           write bleu_lib/ from the `#| export` cells (nbdev's exporter)
-    python tools/nbtools.py check            fail if a notebook did not run cleanly or bleu_lib/ is out of sync
+    python tools/nbtools.py nav              write each notebook's links to the previous and next notebook
+    python tools/nbtools.py check            fail if a notebook did not run cleanly, its links are out of date,
+                                             or bleu_lib/ is out of sync
 
 The notebooks are the single source of truth: edit them, then `run` and `export`; never edit bleu_lib/.
 We clean with our own rules rather than `nbdev-clean` because nbdev-clean erases execution counts,
@@ -39,7 +41,7 @@ def clean(nb):
     "Keep only what is the same on every machine: no timings, versions, widget state or stray metadata."
     nb.metadata = {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}}
     for cell in nb.cells:
-        cell.metadata = {k: v for k, v in cell.metadata.items() if k == "tags"}
+        cell.metadata = {k: v for k, v in cell.metadata.items() if k in ("tags", "nbgrader")}
         for output in cell.get("outputs", []):
             if "metadata" in output:
                 output.metadata = {}
@@ -100,6 +102,36 @@ def problems(path):
     return found
 
 
+def navigation(paths):
+    "Each notebook's link line: the previous and next notebook in reading order, and the contents (the README)."
+    titles = [nbformat.read(p, as_version=4).cells[0].source.splitlines()[0].lstrip("# ") for p in paths]
+    lines = {}
+    for i, path in enumerate(paths):
+        links = [f"← [{titles[i - 1]}]({paths[i - 1].name})"] if i else []
+        links.append("[contents](../README.md#reading-order)")
+        links += [f"[{titles[i + 1]}]({paths[i + 1].name}) →"] if i + 1 < len(paths) else []
+        lines[path] = " · ".join(links)
+    return lines
+
+
+NAV_IDS = ("nav-top", "nav-bottom")
+
+
+def with_navigation(nb, line):
+    "The notebook with its link line under the title cell and again at the end (replacing the old ones)."
+    cells = [cell for cell in nb.cells if cell.id not in NAV_IDS]
+    top, bottom = (nbformat.v4.new_markdown_cell(line) for _ in NAV_IDS)
+    top.id, bottom.id = NAV_IDS
+    nb.cells = cells[:1] + [top] + cells[1:] + [bottom]
+    return nb
+
+
+def stale_navigation():
+    "The notebooks whose link lines are missing or out of date."
+    return [path for path, line in navigation(notebook_paths()).items()
+            if [c.source for c in nbformat.read(path, as_version=4).cells if c.id in NAV_IDS] != [line, line]]
+
+
 def export(lib_path=LIBRARY, notebooks=NOTEBOOKS):
     "Write the `#| export` cells of every notebook to `lib_path` with nbdev's exporter."
     from nbdev.export import nb_export
@@ -131,8 +163,13 @@ def main(command, *names):
             nbformat.write(clean(nbformat.read(path, as_version=4)), path)
     elif command == "export":
         export()
+    elif command == "nav":
+        for path, line in navigation(notebook_paths()).items():
+            nbformat.write(clean(with_navigation(nbformat.read(path, as_version=4), line)), path)
     elif command == "check":
         report = [f"{p.name}: {msg}" for p in notebook_paths() for msg in problems(p)]
+        report += [f"{p.name}: links to the previous and next notebook are out of date (run `python tools/nbtools.py nav`)"
+                   for p in stale_navigation()]
         report += [f"bleu_lib/{name} differs from the notebooks (run `python tools/nbtools.py export`)"
                    for name in out_of_sync()]
         print("\n".join(report) or "notebooks ran cleanly, bleu_lib in sync")
