@@ -96,7 +96,7 @@ def tokens_of(metric, text_or_tokens, name):
         return tuple(metric._tokens(text_or_tokens))
     return check_tokens(text_or_tokens, name)
 
-
+# %% ../notebooks/10_explaining_a_score.ipynb #c08b
 def explain(hypothesis, references, metric=None):
     """Explain the BLEU of one hypothesis against its references, both strings (tokenized by `metric`) or token lists.
 
@@ -111,7 +111,7 @@ def explain(hypothesis, references, metric=None):
     orders = used_orders(stats.totals, metric.max_ngram_order, metric.effective_order)
     return Explanation(result, orders, [len(ref) for ref in refs], (hyp, refs, metric.max_ngram_order))
 
-
+# %% ../notebooks/10_explaining_a_score.ipynb #c08c
 def score_of(metric, stats):
     "The metric's BLEUScore of these statistics (no zero-score warning: the explanation says why)."
     return metric.compute_bleu(list(stats.matches), list(stats.totals), stats.hyp_len, stats.ref_len, metric.smooth_method,
@@ -133,7 +133,7 @@ def ngram_status(hyp, n, limits):
     ### END SOLUTION
     return statuses
 
-
+# %% ../notebooks/10_explaining_a_score.ipynb #c15b
 class Highlight:
     "A hypothesis with each n-gram marked matched, clipped or unmatched, one row per order; text or HTML."
 
@@ -212,7 +212,7 @@ def matched_ngrams(hyp, limits, max_order):
     "The clipped matches of one hypothesis as a Counter: each n-gram min(count, limit) times."
     return Counter({gram: min(count, limits[gram]) for gram, count in ngram_counts(hyp, max_order).items() if gram in limits})
 
-
+# %% ../notebooks/10_explaining_a_score.ipynb #c33b
 def ngram_differences(metric, hyps_a, hyps_b):
     "Per n-gram, the segments where A and B match it a different number of times: {gram: {segment: A's - B's}}."
     differences = defaultdict(dict)
@@ -224,7 +224,7 @@ def ngram_differences(metric, hyps_a, hyps_b):
                 differences[gram][i] = difference
     return differences
 
-
+# %% ../notebooks/10_explaining_a_score.ipynb #c33c
 def top_ngrams(differences, counts, k, sign=1):
     """The k n-grams with the largest total difference (sign=1: A's surplus, -1: B's), each as (gram, total,
     95% interval of the total over the resamples `counts`)."""
@@ -291,7 +291,7 @@ class SystemComparison:
         return f"<p>{escape(self.headline())}</p>" + "".join(
             f"<h4>{escape(title)}</h4>{html_table(header, rows)}" for title, header, rows in self.tables(k))
 
-
+# %% ../notebooks/10_explaining_a_score.ipynb #c35b
 def compare_systems(metric, named_a, named_b, n_samples=1000, seed=DEFAULT_SEED):
     "Compare (name, hypotheses) A and B against the metric's cached references (BLEU(references=...))."
     (a, hyps_a), (b, hyps_b) = named_a, named_b
@@ -327,7 +327,7 @@ def svg_losses(names, explanations):
             f'<text x="160" y="14" font-size="11">0</text><text x="660" y="14" font-size="11" text-anchor="end">100</text>'
             + "".join(rows) + "</svg>")
 
-
+# %% ../notebooks/10_explaining_a_score.ipynb #c40b
 def svg_histogram(names, score_lists, bins=10):
     "Bars of how many segments fall in each tenth of the sentence-BLEU range, one colour per system."
     colours = ["#41ab5d", "#e6550d"]
@@ -362,7 +362,7 @@ def worst_segments_html(metric, hyps, references, explanation, k=3):
                      f"<ul>{listed}<li>hypothesis: {escape(hyps[i])}</li></ul>{picture._repr_html_()}")
     return "".join(parts)
 
-
+# %% ../notebooks/10_explaining_a_score.ipynb #c41b
 def report_html(named_systems, references, metric=None, n_samples=1000, seed=DEFAULT_SEED):
     "One self-contained HTML page explaining the scores of one or two systems [(name, lines), ...] against references."
     if not 1 <= len(named_systems) <= 2:

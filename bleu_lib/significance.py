@@ -34,7 +34,7 @@ def segment_statistics(metric, hypotheses, references=None):
         raise ValueError(f"the references have {len(cache)} lines but there are {len(hyps)} hypotheses")
     return as_matrix(metric._stats(metric._tokens(hyp), info) for hyp, info in zip(hyps, cache))
 
-
+# %% ../notebooks/09_significance.ipynb #c04b
 def as_matrix(segments):
     "Segments' BleuStats as rows [c, r, m_1..m_N, l_1..l_N] of an integer matrix."
     return np.array([(s.hyp_len, s.ref_len, *s.matches, *s.totals) for s in segments], dtype=np.int64)
@@ -158,7 +158,7 @@ def randomization_draws(n_segments, n_samples, n_confidence, seed):
     indices = rng.choice(n_segments, size=(check_count(n_confidence, "n_confidence"), n_segments), replace=True)
     return swaps, resample_counts(indices, n_segments)
 
-
+# %% ../notebooks/09_significance.ipynb #c22b
 def paired_approximate_randomization(baseline, system, metric, n_samples=10000, seed=DEFAULT_SEED, n_confidence=-1,
                                      ties=False, draws=None):
     """Riezler and Maxwell's paired approximate randomization as SacreBLEU runs it; with n_confidence resamples (not -1), also the
@@ -213,7 +213,7 @@ def seed_from_environment():
         raise ValueError(f"SACREBLEU_SEED={seed!r} is not a whole number (or 'none' for no fixed seed)")
     return int(seed)
 
-
+# %% ../notebooks/09_significance.ipynb #c27b
 def paired_test(named_stats, metric, test="bs", n_samples=0, n_confidence=-1, seed=DEFAULT_SEED):
     """SacreBLEU's PairedTest on [(name, segment statistics), ...], the baseline first: a PairedResult per system.
 
@@ -289,13 +289,13 @@ class Comparison:
     def _repr_html_(self):
         return "".join(html_table(header, rows) for header, rows in self.rows())
 
-
+# %% ../notebooks/09_significance.ipynb #c39b
 def text_table(header, rows):
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip() for row in [header, *rows]]
     return "\n".join([lines[0], "  ".join("-" * w for w in widths), *lines[1:]])
 
-
+# %% ../notebooks/09_significance.ipynb #c39c
 def html_table(header, rows):
     from html import escape
     cells = lambda tag, row: "".join(f"<{tag}>{escape(str(v))}</{tag}>" for v in row)
