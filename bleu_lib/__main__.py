@@ -21,7 +21,8 @@ import warnings
 from itertools import zip_longest
 
 from . import __version__
-from .metric import BLEU, SACREBLEU_VERSION, SMOOTH_DEFAULTS
+from .metric import BLEU, SACREBLEU_VERSION
+from .smoothing import named_methods
 from .sentence import ZeroBleuWarning
 from .tokenizers import TOKENIZERS
 
@@ -144,7 +145,7 @@ def parse_args(argv=None):
     parser.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC", help="bleu (the only one)")
     parser.add_argument("-tok", "--tokenize", choices=list(TOKENIZERS), default=None, help="tokenizer (default: 13a)")
     parser.add_argument("-lc", "--lowercase", action="store_true", help="case-insensitive BLEU")
-    parser.add_argument("-s", "--smooth-method", choices=list(SMOOTH_DEFAULTS), default="exp", help="(default: exp)")
+    parser.add_argument("-s", "--smooth-method", choices=named_methods(), default="exp", help="(default: exp)")
     parser.add_argument("-sv", "--smooth-value", type=float, default=None, help="value for floor and add-k")
     parser.add_argument("--max-ngram-order", type=int, default=4, help="highest n-gram order (default: 4)")
     parser.add_argument("-sl", "--sentence-level", action="store_true", help="one score per line")

@@ -4,8 +4,9 @@
 
 # %% auto #0
 __all__ = ['BleuStats', 'segment_stats', 'check_stats', 'is_finite', 'check_weight_set', 'warn_unless_normalized',
-           'check_weights', 'ZeroBleuWarning', 'zero_precision_message', 'bleu_from_stats', 'check_smoothing',
-           'check_flag', 'nltk_smoothed_bleu', 'nltk_score', 'sentence_bleu', 'nltk32_bleu_from_stats']
+           'check_weights', 'fsum_of_logs', 'score_from_precisions', 'ZeroBleuWarning', 'zero_precision_message',
+           'bleu_from_stats', 'check_smoothing', 'check_flag', 'log_or_zero', 'nltk_smoothed_bleu', 'nltk_score',
+           'sentence_bleu', 'nltk32_bleu_from_stats']
 
 # %% ../notebooks/04_sentence_bleu.ipynb #c05
 import math
@@ -111,6 +112,22 @@ def check_weights(weights):
         warn_unless_normalized(w, name)
     return weight_sets, several
 
+# %% ../notebooks/04_sentence_bleu.ipynb #c16c
+def fsum_of_logs(weights, logs):
+    "The log of the weighted geometric mean, sum of w_n log p_n, added exactly with math.fsum (as NLTK adds it)."
+    return math.fsum(w * x for w, x in zip(weights, logs))
+
+
+def score_from_precisions(bp, precisions, weights, log=math.log, add_logs=fsum_of_logs):
+    """BP * exp(sum of w_n log p_n) over the orders with a weight: every BLEU of bleu_lib ends here.
+
+    `log` and `add_logs` are how a peer computes in floats (SacreBLEU floors log 0 and adds with sum(), appendix A3)."""
+    kept = [(w, p) for w, p in zip(weights, precisions) if w != 0]  # weight 0: no part in the mean (p may be 0/0)
+    # Hint: log each kept precision, add the logs with add_logs and their weights, then BP times exp of the sum
+    ### BEGIN SOLUTION
+    return bp * math.exp(add_logs([w for w, _ in kept], [log(p) for _, p in kept]))
+    ### END SOLUTION
+
 # %% ../notebooks/04_sentence_bleu.ipynb #c17
 class ZeroBleuWarning(BleuWarning):
     "A BLEU score is 0 because an n-gram order has no match (silence these alone with warnings.simplefilter)."
@@ -141,11 +158,8 @@ def bleu_from_stats(stats, weights=(0.25, 0.25, 0.25, 0.25)):
     if zero:
         warnings.warn(zero_precision_message(stats, zero), ZeroBleuWarning, stacklevel=2)
         return 0.0
-    # Hint: math.fsum of w * log(m / l) over the weighted orders, then BP times exp of it
-    ### BEGIN SOLUTION
-    log_mean = math.fsum(w * math.log(m / l) for w, m, l in zip(weights, stats.matches, stats.totals) if w > 0)
-    return brevity_penalty(stats.ref_len, stats.hyp_len) * math.exp(log_mean)
-    ### END SOLUTION
+    precisions = [m / l if w else None for w, m, l in zip(weights, stats.matches, stats.totals)]  # weight 0: unused
+    return score_from_precisions(brevity_penalty(stats.ref_len, stats.hyp_len), precisions, weights)
 
 # %% ../notebooks/04_sentence_bleu.ipynb #c25
 def check_smoothing(smoothing_function):
@@ -165,14 +179,18 @@ def check_flag(value, name):
         raise TypeError(f"{name} must be True or False, not {describe(value)}")
 
 
+def log_or_zero(p):
+    "NLTK's logarithm after smoothing: a precision still 0 is left out of the sum, as if its log were 0."
+    return math.log(p) if p > 0 else 0.0
+
+
 def nltk_smoothed_bleu(stats, weights, smoothing_function, refs, hyp):
     "NLTK's smoothing protocol: precisions floored at 1/1 totals, 0 if no unigram matches, then `smoothing_function`."
     if stats.matches[0] == 0:
         return 0.0  # NLTK returns before smoothing; notebook 07 discusses it
     p_n = [Precision(m, max(1, l)) for m, l in zip(stats.matches, stats.totals)]
     p_n = smoothing_function(p_n, references=[list(r) for r in refs], hypothesis=list(hyp), hyp_len=stats.hyp_len)
-    log_mean = math.fsum(w * math.log(p) for w, p in zip(weights, p_n) if p > 0)
-    score = brevity_penalty(stats.ref_len, stats.hyp_len) * math.exp(log_mean)
+    score = score_from_precisions(brevity_penalty(stats.ref_len, stats.hyp_len), p_n, weights, log=log_or_zero)
     if score > 1:  # a smoothed precision above 1, which NLTK returns as it is (notebook 07)
         name = getattr(smoothing_function, "__name__", "the smoothing function")
         raise ValueError(f"{name} gives BLEU {score:.6g} here, above 1, because it made a precision larger than 1 "
@@ -207,5 +225,5 @@ def nltk32_bleu_from_stats(stats, weights=(0.25, 0.25, 0.25, 0.25)):
     kept = list(takewhile(lambda m: m > 0, stats.matches))  # subtle: a zero order also zeroes every higher one
     if not kept:
         return 0.0
-    log_mean = math.fsum(w * math.log(m / l) for w, m, l in zip(weights, kept, stats.totals))
-    return brevity_penalty(stats.ref_len, stats.hyp_len) * math.exp(log_mean)
+    precisions = [m / l for m, l in zip(kept, stats.totals)]
+    return score_from_precisions(brevity_penalty(stats.ref_len, stats.hyp_len), precisions, weights)

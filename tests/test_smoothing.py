@@ -187,3 +187,44 @@ def test_zero_after_smoothing_is_exactly_zero_with_a_warning():
         assert chen_cherry_bleu([["a", "b"]], ["c"], 4) == 0.0  # one token: ln 1 = 0
     with pytest.warns(bleu_lib.BleuWarning, match="has 0 tokens"):
         assert chen_cherry_bleu([["a", "b"]], [], 1) == 0.0
+
+
+@pytest.fixture
+def halves():
+    "A throwaway 8th method, registered at run time and removed afterwards: every zero match count becomes 1/2."
+    from bleu_lib import smoothing
+    entry = smoothing.register("halves", lambda m, l, hyp_len: ([m_n or 0.5 for m_n in m[:len(l)]], list(l)))
+    yield entry
+    del smoothing.SMOOTHING["halves"]
+
+
+def test_an_eighth_method_is_one_registry_entry(halves, tmp_path):
+    "One register() call reaches chen_cherry_bleu, BLEU(smooth_method=...) and the command line's -s at once."
+    from bleu_lib import BLEU
+    from bleu_lib.__main__ import parse_args, run
+    ref, hyp = "the cat sat on the mat", "the cat ran to the mat"
+    expected = (4 / 6 * 2 / 5 * 0.5 / 4 * 0.5 / 3) ** (1 / 4)  # case A: m = (4, 2, 0, 0), l = (6, 5, 4, 3), BP = 1
+    assert close(chen_cherry_bleu([ref.split()], hyp.split(), "halves"), expected)
+    metric = BLEU(tokenize="none", smooth_method="halves")
+    score = metric.sentence_score(hyp, [ref])
+    assert close(score.score / 100, expected) and score.counts == [4, 2, 0, 0]
+    assert score.score == BLEU(tokenize="none", smooth_method="floor", smooth_value=0.5).sentence_score(hyp, [ref]).score
+    assert str(metric.get_signature()) == "nrefs:1|case:mixed|eff:no|tok:none|smooth:halves|version:2.6.0"
+    (tmp_path / "ref.txt").write_text(ref + "\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text(hyp + "\n", encoding="utf-8")
+    files = [str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-tok", "none", "-b"]
+    printed = list(run(parse_args(files + ["-s", "halves"])))
+    assert printed == [f"{100 * expected:.1f}"] == list(run(parse_args(files + ["-s", "floor", "-sv", "0.5"])))
+    assert "smooth:halves" in list(run(parse_args(files[:-1] + ["-s", "halves"])))[0]
+
+
+def test_a_removed_method_is_gone_everywhere():
+    "Without the entry, every path refuses the name (the fixture above removed it)."
+    from bleu_lib import BLEU
+    from bleu_lib.__main__ import parse_args
+    with pytest.raises(ValueError, match="one of 1 to 7"):
+        chen_cherry_bleu([["a", "b"]], ["a", "b"], "halves")
+    with pytest.raises(ValueError, match="is not one of 'none', 'floor', 'add-k', 'exp'"):
+        BLEU(smooth_method="halves")
+    with pytest.raises(SystemExit):
+        parse_args(["ref.txt", "-i", "hyp.txt", "-s", "halves"])
