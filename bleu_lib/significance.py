@@ -72,6 +72,10 @@ def bleu_scores(sums, metric, float32=False):
     `float32=True` computes with float32 counts, as SacreBLEU's bootstrap does."""
     sums, order, dtype = np.asarray(sums), metric.max_ngram_order, np.float32 if float32 else np.float64
     method = metric.smooth_method
+    if method not in SMOOTH_DEFAULTS:  # a method registered later in notebook 07's SMOOTHING: its own rule, row by row
+        rows = sums.astype(np.int64).tolist()  # resampled sums are whole numbers held as floats
+        return np.array([metric.compute_bleu(row[2:2 + order], row[2 + order:], row[0], row[1], method,
+                                             metric.smooth_value, metric.effective_order, order).score for row in rows])
     value = SMOOTH_DEFAULTS[method] if metric.smooth_value is None else metric.smooth_value
     correct, total = sums[:, 2:2 + order].astype(dtype), sums[:, 2 + order:2 + 2 * order].astype(dtype)
     percents, present = smoothed_precisions(correct, total, method, value, dtype)

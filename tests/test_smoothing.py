@@ -228,3 +228,17 @@ def test_a_removed_method_is_gone_everywhere():
         BLEU(smooth_method="halves")
     with pytest.raises(SystemExit):
         parse_args(["ref.txt", "-i", "hyp.txt", "-s", "halves"])
+
+
+def test_an_eighth_method_reaches_the_bootstrap_and_the_paired_tests(halves):
+    "Resampled scores of a registered method are compute_bleu's, row by row: the vectorised code knows only SacreBLEU's four."
+    from bleu_lib import BLEU
+    from bleu_lib.significance import bleu_scores, segment_statistics
+    refs = [["the cat sat on the mat", "a dog ran in the park today", "it is cold"]]
+    hyps = ["the cat ran to the mat", "a dog ran in a park", "it is very cold"]
+    metric = BLEU(smooth_method="halves")
+    stats = segment_statistics(metric, hyps, refs)
+    rows = [stats[:k + 1].sum(axis=0) for k in range(len(hyps))]  # sums of the first 1, 2, 3 segments
+    assert bleu_scores(rows, metric).tolist() == [
+        BLEU(smooth_method="halves").corpus_score(hyps[:k + 1], [refs[0][:k + 1]]).score for k in range(len(hyps))]
+    assert metric.corpus_score(hyps, refs, n_bootstrap=20).mean >= 0
