@@ -17,7 +17,8 @@ from html import escape
 import numpy as np
 
 from .metric import BLEU, check_hypotheses
-from .ngrams import check_tokens, ngram_counts, ngrams
+from .checks import check_tokens
+from .ngrams import ngram_counts, ngrams
 from .precision import max_ref_counts
 from .sentence import BleuStats, segment_stats
 from .significance import (DEFAULT_SEED, bleu_scores, bootstrap_indices, check_count, corpus_scores, html_table,

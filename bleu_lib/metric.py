@@ -18,11 +18,11 @@ from functools import reduce
 from numbers import Real
 from operator import add
 
-from .brevity import check_length, closest_ref_len
-from .ngrams import describe, ngram_counts, short_repr
-from .precision import check_order, clip_counts, max_ref_counts
-from .sentence import (BleuStats, BleuWarning, ZeroBleuWarning, check_flag, is_finite, score_from_precisions,
-                               zero_precision_message)
+from .brevity import closest_ref_len
+from .checks import BleuWarning, check_flag, check_length, check_order, describe, is_finite, short_repr
+from .ngrams import ngram_counts
+from .precision import clip_counts, max_ref_counts
+from .sentence import BleuStats, ZeroBleuWarning, score_from_precisions, zero_precision_message
 from .smoothing import SMOOTHING, named_methods
 from .tokenizers import get_tokenizer
 

@@ -19,7 +19,7 @@ from numbers import Integral
 import numpy as np
 
 from .metric import BLEU, SMOOTH_DEFAULTS, check_hypotheses
-from .ngrams import describe
+from .checks import describe
 
 DEFAULT_SEED = 12345  # SacreBLEU's, when SACREBLEU_SEED is not set
 

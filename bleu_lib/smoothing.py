@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Real
 
-from .ngrams import check_tokens, ngrams, short_repr
-from .precision import Precision, check_references, modified_precision
+from .checks import BleuWarning, check_references, check_stats, check_tokens, check_weight_set, is_finite, short_repr
+from .ngrams import ngrams
+from .precision import Precision, modified_precision
 from .brevity import brevity_penalty
-from .sentence import (BleuWarning, ZeroBleuWarning, check_stats, check_weight_set, is_finite, score_from_precisions,
-                               segment_stats, zero_precision_message)
+from .sentence import ZeroBleuWarning, score_from_precisions, segment_stats, zero_precision_message
 
 # %% ../notebooks/07_smoothing.ipynb #c11
 def epsilon_counts(m, l, hyp_len, epsilon=0.1):
