@@ -96,6 +96,7 @@ def site(tmp_path_factory):
     assert done.returncode == 0, f"the site did not build:\n{done.stdout}\n{done.stderr}"
     assert "WARNING" not in done.stdout + done.stderr, done.stdout + done.stderr
     assert str(out / "index.html") in done.stdout  # it says where to open it
+    assert list(out.parent.iterdir()) == [out], "the build writes nothing beside its folder (myst-nb's jupyter_execute)"
     return out
 
 

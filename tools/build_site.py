@@ -218,14 +218,15 @@ def build(out, strict=True):
         (src / "_config.yml").write_text(config, encoding="utf-8")
         copy_mathjax(static)
         (static / "site.css").write_text(CSS, encoding="utf-8")
-        result = build_sphinx(src, out, use_external_toc=True, noconfig=True, path_config=src / "_config.yml",
+        html = Path(tmp) / "html"  # myst-nb writes its copies of the notebooks beside it, in tmp, not beside `out`
+        result = build_sphinx(src, html, use_external_toc=True, noconfig=True, path_config=src / "_config.yml",
                               confoverrides={"external_toc_path": (src / "_toc.yml").as_posix(),
                                              "latex_individualpages": False},
                               doctreedir=Path(tmp) / "doctrees", freshenv=True, quiet=True,
                               warningiserror=strict, keep_going=True)
-    if result != 0:
-        raise SystemExit(f"the site did not build (Sphinx exit status {result}); see the warnings above")
-    shutil.rmtree(out / "jupyter_execute", ignore_errors=True)  # myst-nb's copies of the notebooks: not linked
+        if result != 0:
+            raise SystemExit(f"the site did not build (Sphinx exit status {result}); see the warnings above")
+        shutil.copytree(html, out, dirs_exist_ok=True)
     return out / "index.html"
 
 
