@@ -75,3 +75,14 @@ def test_every_notebook_ends_with_what_to_remember():
     for path in NOTEBOOKS:
         text = "".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
         assert "## What to remember" in text, f"{path.name} has no 'What to remember' section"
+
+
+def test_every_figure_has_a_description_under_it():
+    "Our alt text: a plot's output is followed by a markdown cell that starts with *Figure:* and says what it shows."
+    for path in NOTEBOOKS:
+        cells = nbformat.read(path, as_version=4).cells
+        for i, cell in enumerate(cells):
+            if any("image/png" in out.get("data", {}) for out in cell.get("outputs", [])):
+                after = cells[i + 1] if i + 1 < len(cells) else None
+                assert after is not None and after.cell_type == "markdown" and after.source.startswith("*Figure:*"), (
+                    f"{path.name}, cell {cell.id}: describe the figure in a markdown cell under it, starting *Figure:*")
