@@ -13,7 +13,7 @@ the notebooks as they are:
     ### END SOLUTION
 
 The student edition replaces every marked region by `raise NotImplementedError(hint)` and clears that cell's outputs;
-explanations, examples and check cells stay. Earlier stages come from the installed bleu_lib, so each stage can be done
+explanations, examples and check cells stay, and the teachers' model answers (cells tagged answer-key) are left out. Earlier stages come from the installed bleu_lib, so each stage can be done
 on its own.
 
 The grader grades each stage (a notebook with marked regions) on its own: it exports the student's notebook into a copy
