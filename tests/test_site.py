@@ -18,7 +18,7 @@ import nbformat
 import pytest
 
 from support import ROOT
-from tools.nbtools import notebook_paths
+from tools.nbtools import notebook_paths, title
 
 NOTEBOOKS = notebook_paths()
 EXTERNAL = re.compile(r"^\s*(https?:)?//", re.I)  # http://, https:// and protocol-relative //host
@@ -104,10 +104,6 @@ def site(tmp_path_factory):
 def pages(site):
     return {path.relative_to(site).as_posix(): Page(path.read_text(encoding="utf-8")) for path in site.rglob("*.html")
             if "_static" not in path.parts}
-
-
-def title(path):
-    return nbformat.read(path, as_version=4).cells[0].source.splitlines()[0].lstrip("# ")
 
 
 def words(text, count=10):

@@ -32,7 +32,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script, tools/ is on the path, not the repository
-from tools.nbtools import notebook_paths  # noqa: E402
+from tools.nbtools import notebook_paths, title  # noqa: E402
 
 TITLE = "BLEU from scratch"
 DIRECTIVE = re.compile(r"^\s*#\|")  # nbdev: #| export, #| default_exp ...
@@ -47,11 +47,6 @@ def part_of(name):
     if name[0] == "A":
         return "Appendix"
     return "Part I: building BLEU" if int(name[:2]) <= 7 else "Part II: using BLEU"
-
-
-def page_title(path):
-    "A notebook's title: the first line of its first cell."
-    return nbformat.read(path, as_version=4).cells[0].source.splitlines()[0].lstrip("# ")
 
 
 def is_answer(cell):
@@ -134,7 +129,7 @@ def book(notebooks, static):
     parts = {}
     for path in notebooks:
         entry = {"file": path.stem}
-        if page_title(path) == TITLE:  # notebook 00 has the site's title: "Introduction" in the sidebar
+        if title(path) == TITLE:  # notebook 00 has the site's title: "Introduction" in the sidebar
             entry["title"] = "Introduction"
         parts.setdefault(part_of(path.name), []).append(entry)
     toc = {"format": "jb-book", "root": "index",

@@ -102,9 +102,14 @@ def problems(path):
     return found
 
 
+def title(path):
+    "A notebook's title: the first line of its first cell, without the heading's #."
+    return nbformat.read(path, as_version=4).cells[0].source.splitlines()[0].lstrip("# ")
+
+
 def navigation(paths):
     "Each notebook's link line: the previous and next notebook in reading order, and the contents (the README)."
-    titles = [nbformat.read(p, as_version=4).cells[0].source.splitlines()[0].lstrip("# ") for p in paths]
+    titles = [title(p) for p in paths]
     lines = {}
     for i, path in enumerate(paths):
         links = [f"← [{titles[i - 1]}]({paths[i - 1].name})"] if i else []
