@@ -12,14 +12,14 @@ __all__ = ['ngrams', 'ngram_counts', 'Precision', 'modified_precision', 'brevity
 __version__ = "0.1.0"
 
 from .ngrams import ngrams, ngram_counts
-from .precision import Precision, modified_precision
 from .brevity import brevity_penalty, closest_ref_length
-from .sentence import BleuStats, BleuWarning, ZeroBleuWarning, bleu_from_stats, nltk32_bleu_from_stats
-from .sentence import segment_stats, sentence_bleu
-from .corpus import corpus_bleu, corpus_stats
+from .sentence import BleuStats, BleuWarning, ZeroBleuWarning, bleu_from_stats, segment_stats
+from .corpus import corpus_stats
 from .tokenizers import TOKENIZERS, get_tokenizer
 from .metric import BLEU, BLEUScore, BLEUSignature
-from .smoothing import SmoothingFunction, chen_cherry_bleu, chen_cherry_bleu_from_stats
+from .smoothing import chen_cherry_bleu, chen_cherry_bleu_from_stats
+from .bleu_score import (Precision, SmoothingFunction, corpus_bleu, modified_precision,  # NLTK's layer (A2)
+                                 nltk32_bleu_from_stats, sentence_bleu)
 
 _all_ = ["ngrams", "ngram_counts", "Precision", "modified_precision", "brevity_penalty", "closest_ref_length",
          "BleuStats", "BleuWarning", "ZeroBleuWarning", "bleu_from_stats", "nltk32_bleu_from_stats", "segment_stats", "sentence_bleu",

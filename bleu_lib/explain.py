@@ -4,9 +4,10 @@
 
 # %% auto #0
 __all__ = ['STATUS', 'PART_COLOURS', 'REPORT_STYLE', 'used_orders', 'decompose', 'Explanation', 'tokens_of', 'explain',
-           'score_of', 'ngram_status', 'Highlight', 'explain_corpus', 'segment_costs', 'costliest_segments',
-           'sentence_scores', 'matched_ngrams', 'ngram_differences', 'top_ngrams', 'interval', 'order_differences',
-           'SystemComparison', 'compare_systems', 'svg_losses', 'svg_histogram', 'worst_segments_html', 'report_html']
+           'score_of', 'ngram_status', 'Highlight', 'highlight_text', 'highlight_html', 'explain_corpus',
+           'segment_costs', 'costliest_segments', 'sentence_scores', 'matched_ngrams', 'ngram_differences',
+           'top_ngrams', 'interval', 'order_differences', 'SystemComparison', 'comparison_tables', 'compare_systems',
+           'svg_losses', 'svg_histogram', 'worst_segments_html', 'report_html']
 
 # %% ../notebooks/10_explaining_a_score.ipynb #c03
 import copy
@@ -152,29 +153,38 @@ class Highlight:
         return [f"{n}-grams {m}/{l}" for n, (m, l) in enumerate(self.counts(), 1)]
 
     def __str__(self):
-        widths = [len(token) for token in self.tokens]
-        label_width = max(map(len, self.labels()))
-        lines = [" " * label_width + "  " + " ".join(self.tokens)]
-        for label, row in zip(self.labels(), self.rows):
-            marks = [STATUS[status][0].ljust(width) for status, width in zip(row, widths)]
-            lines.append((label.ljust(label_width) + "  " + " ".join(marks)).rstrip())
-        return "\n".join(lines + ["+ matched   ~ clipped (beyond the reference count)   - unmatched"])
+        return highlight_text(self)
 
-    def __repr__(self):
-        return str(self)
+    __repr__ = __str__
 
     def _repr_html_(self):
-        cell = "padding:1px 4px;border:1px solid #fff;color:#000;text-align:center"
-        head = "".join(f'<td style="{cell};font-weight:bold">{escape(token)}</td>' for token in self.tokens)
-        rows = [f"<tr><td></td>{head}</tr>"]
-        for label, grams, row in zip(self.labels(), self.grams, self.rows):
-            cells = "".join(f'<td style="{cell};background:{STATUS[status][1]}" title="{escape(" ".join(map(str, gram)))}: '
-                            f'{status}">{STATUS[status][0]}</td>' for gram, status in zip(grams, row))
-            rows.append(f'<tr><td style="padding:1px 6px;white-space:nowrap">{escape(label)}</td>{cells}</tr>')
-        legend = "".join(f'<span style="background:{colour};color:#000;padding:1px 6px;margin-right:6px">{mark} {status}</span>'
-                         for status, (mark, colour) in STATUS.items())
-        return (f'<div style="overflow-x:auto;font-family:monospace;font-size:13px"><table style="border-collapse:collapse">'
-                f'{"".join(rows)}</table><div style="margin-top:4px">{legend}</div></div>')
+        return highlight_html(self)
+
+# %% ../notebooks/10_explaining_a_score.ipynb #c15c
+def highlight_text(highlight):
+    "The hypothesis and, under each token, one mark per order: + matched, ~ clipped, - unmatched."
+    widths = [len(token) for token in highlight.tokens]
+    label_width = max(map(len, highlight.labels()))
+    lines = [" " * label_width + "  " + " ".join(highlight.tokens)]
+    for label, row in zip(highlight.labels(), highlight.rows):
+        marks = [STATUS[status][0].ljust(width) for status, width in zip(row, widths)]
+        lines.append((label.ljust(label_width) + "  " + " ".join(marks)).rstrip())
+    return "\n".join(lines + ["+ matched   ~ clipped (beyond the reference count)   - unmatched"])
+
+
+def highlight_html(highlight):
+    "The same as an HTML table with inline styles (no script, no stylesheet): a coloured cell per n-gram, its text on hover."
+    cell = "padding:1px 4px;border:1px solid #fff;color:#000;text-align:center"
+    head = "".join(f'<td style="{cell};font-weight:bold">{escape(token)}</td>' for token in highlight.tokens)
+    rows = [f"<tr><td></td>{head}</tr>"]
+    for label, grams, row in zip(highlight.labels(), highlight.grams, highlight.rows):
+        cells = "".join(f'<td style="{cell};background:{STATUS[status][1]}" title="{escape(" ".join(map(str, gram)))}: '
+                        f'{status}">{STATUS[status][0]}</td>' for gram, status in zip(grams, row))
+        rows.append(f'<tr><td style="padding:1px 6px;white-space:nowrap">{escape(label)}</td>{cells}</tr>')
+    legend = "".join(f'<span style="background:{colour};color:#000;padding:1px 6px;margin-right:6px">{mark} {status}</span>'
+                     for status, (mark, colour) in STATUS.items())
+    return (f'<div style="overflow-x:auto;font-family:monospace;font-size:13px"><table style="border-collapse:collapse">'
+            f'{"".join(rows)}</table><div style="margin-top:4px">{legend}</div></div>')
 
 # %% ../notebooks/10_explaining_a_score.ipynb #c25
 def explain_corpus(hypotheses, references=None, metric=None):
@@ -266,19 +276,8 @@ class SystemComparison:
         self.ngrams, self.counts, self.segments = ngrams, counts, segments  # counts: the resamples, for the n-gram intervals
 
     def tables(self, k=10):
-        "(title, header, rows) of each table."
-        a, b = self.names
-        noise = lambda low, high: "yes" if low > 0 or high < 0 else "no (within noise)"  # noqa: E731
-        orders = [[name, f"{x:.2f}", f"{y:.2f}", f"{y - x:+.2f}", f"{low:+.2f} .. {high:+.2f}", noise(low, high)]
-                  for name, x, y, _, (low, high) in self.orders]
-        top = lambda sign: [[" ".join(map(str, gram)), total, f"{int(low):+d} .. {int(high):+d}", noise(low, high)]  # noqa: E731
-                            for gram, total, (low, high) in top_ngrams(self.ngrams, self.counts, k, sign)]
-        segments = [[i, f"{x:.1f}", f"{y:.1f}", f"{y - x:+.1f}"] for i, x, y in self.segments[:k]]
-        ngram_header = ["n-gram", "more matches", "95% interval", "beyond noise"]
-        return [("per order (in %, BP as a fraction)", ["part", a, b, f"{b} - {a}", "95% interval", "beyond noise"], orders),
-                (f"n-grams {a} matches more often than {b}", ngram_header, top(1)),
-                (f"n-grams {b} matches more often than {a}", ngram_header, top(-1)),
-                ("segments that differ most (sentence BLEU)", ["segment", a, b, "difference"], segments)]
+        "(title, header, rows) of each table, with the k largest n-gram differences and segments."
+        return comparison_tables(self, k)
 
     def headline(self):
         (a, b), (x, y) = self.names, self.scores
@@ -291,6 +290,22 @@ class SystemComparison:
     def _repr_html_(self, k=10):
         return f"<p>{escape(self.headline())}</p>" + "".join(
             f"<h4>{escape(title)}</h4>{html_table(header, rows)}" for title, header, rows in self.tables(k))
+
+# %% ../notebooks/10_explaining_a_score.ipynb #c35t
+def comparison_tables(comparison, k=10):
+    "(title, header, rows) of each table of a SystemComparison: per order, the two n-gram lists, the segments."
+    a, b = comparison.names
+    noise = lambda low, high: "yes" if low > 0 or high < 0 else "no (within noise)"  # noqa: E731
+    orders = [[name, f"{x:.2f}", f"{y:.2f}", f"{y - x:+.2f}", f"{low:+.2f} .. {high:+.2f}", noise(low, high)]
+              for name, x, y, _, (low, high) in comparison.orders]
+    top = lambda sign: [[" ".join(map(str, gram)), total, f"{int(low):+d} .. {int(high):+d}", noise(low, high)]  # noqa: E731
+                        for gram, total, (low, high) in top_ngrams(comparison.ngrams, comparison.counts, k, sign)]
+    segments = [[i, f"{x:.1f}", f"{y:.1f}", f"{y - x:+.1f}"] for i, x, y in comparison.segments[:k]]
+    ngram_header = ["n-gram", "more matches", "95% interval", "beyond noise"]
+    return [("per order (in %, BP as a fraction)", ["part", a, b, f"{b} - {a}", "95% interval", "beyond noise"], orders),
+            (f"n-grams {a} matches more often than {b}", ngram_header, top(1)),
+            (f"n-grams {b} matches more often than {a}", ngram_header, top(-1)),
+            ("segments that differ most (sentence BLEU)", ["segment", a, b, "difference"], segments)]
 
 # %% ../notebooks/10_explaining_a_score.ipynb #c35b
 def compare_systems(metric, named_a, named_b, n_samples=1000, seed=DEFAULT_SEED):

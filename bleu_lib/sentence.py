@@ -4,20 +4,17 @@
 
 # %% auto #0
 __all__ = ['BleuStats', 'segment_stats', 'fsum_of_logs', 'score_from_precisions', 'ZeroBleuWarning', 'zero_precision_message',
-           'bleu_from_stats', 'log_or_zero', 'nltk_smoothed_bleu', 'nltk_score', 'sentence_bleu',
-           'nltk32_bleu_from_stats']
+           'bleu_from_stats']
 
 # %% ../notebooks/04_sentence_bleu.ipynb #c05
 import math
 import warnings
 from dataclasses import dataclass
-from itertools import takewhile
 from operator import add
 
-from .checks import (BleuWarning, check_flag, check_references, check_smoothing, check_stats,  # appendix A1
-                             check_tokens, check_weight_set, check_weights, is_finite, warn_unless_normalized)
+from .checks import BleuWarning, check_stats, check_weight_set  # appendix A1
 from .ngrams import ngram_counts
-from .precision import Precision, clip_counts, max_ref_counts
+from .precision import clip_counts, max_ref_counts
 from .brevity import brevity_penalty, closest_ref_len
 
 # %% ../notebooks/04_sentence_bleu.ipynb #c06
@@ -80,7 +77,7 @@ def zero_precision_message(stats, orders, fix="For short segments, use a smoothi
         why = f"no {first}-gram of the hypothesis occurs in a reference"
     return f"BLEU is 0 because {shown}: {why}, and a geometric mean with a zero factor is 0. {fix}"
 
-
+# %% ../notebooks/04_sentence_bleu.ipynb #c17b
 def bleu_from_stats(stats, weights=(0.25, 0.25, 0.25, 0.25)):
     "The paper's BLEU of statistics: BP * exp(sum of w_n log p_n), exactly 0.0 if a weighted order has no match."
     check_stats(stats)
@@ -92,54 +89,4 @@ def bleu_from_stats(stats, weights=(0.25, 0.25, 0.25, 0.25)):
         warnings.warn(zero_precision_message(stats, zero), ZeroBleuWarning, stacklevel=2)
         return 0.0
     precisions = [m / l if w else None for w, m, l in zip(weights, stats.matches, stats.totals)]  # weight 0: unused
-    return score_from_precisions(brevity_penalty(stats.ref_len, stats.hyp_len), precisions, weights)
-
-# %% ../notebooks/04_sentence_bleu.ipynb #c25
-def log_or_zero(p):
-    "NLTK's logarithm after smoothing: a precision still 0 is left out of the sum, as if its log were 0."
-    return math.log(p) if p > 0 else 0.0
-
-
-def nltk_smoothed_bleu(stats, weights, smoothing_function, refs, hyp):
-    "NLTK's smoothing protocol: precisions floored at 1/1 totals, 0 if no unigram matches, then `smoothing_function`."
-    if stats.matches[0] == 0:
-        return 0.0  # NLTK returns before smoothing; notebook 07 discusses it
-    p_n = [Precision(m, max(1, l)) for m, l in zip(stats.matches, stats.totals)]
-    p_n = smoothing_function(p_n, references=[list(r) for r in refs], hypothesis=list(hyp), hyp_len=stats.hyp_len)
-    score = score_from_precisions(brevity_penalty(stats.ref_len, stats.hyp_len), p_n, weights, log=log_or_zero)
-    if score > 1:  # a smoothed precision above 1, which NLTK returns as it is (notebook 07)
-        name = getattr(smoothing_function, "__name__", "the smoothing function")
-        raise ValueError(f"{name} gives BLEU {score:.6g} here, above 1, because it made a precision larger than 1 "
-                         "(NLTK returns that number); for the paper's definition of each method, use "
-                         "chen_cherry_bleu(references, hypothesis, method)")
-    return score
-
-# %% ../notebooks/04_sentence_bleu.ipynb #c25a
-def nltk_score(stats, weights, smoothing_function=None, auto_reweigh=False, refs=(), hyp=()):
-    "One score as NLTK computes it from statistics: optional re-weighting, then the paper's BLEU or NLTK smoothing."
-    if auto_reweigh and 0 < stats.hyp_len < 4 and weights == (0.25, 0.25, 0.25, 0.25):
-        weights = (1 / stats.hyp_len,) * stats.hyp_len  # NLTK: uniform weights over the orders the hypothesis has
-    if smoothing_function is None:
-        return bleu_from_stats(stats, weights)
-    return nltk_smoothed_bleu(stats, weights, smoothing_function, refs, hyp)
-
-# %% ../notebooks/04_sentence_bleu.ipynb #c26
-def sentence_bleu(references, hypothesis, weights=(0.25, 0.25, 0.25, 0.25), smoothing_function=None, auto_reweigh=False):
-    "NLTK's sentence_bleu, with clear errors for bad input and exactly 0.0 (not ~1e-155) for an unsmoothed zero."
-    refs, hyp = check_references(references), check_tokens(hypothesis)
-    weight_sets, several = check_weights(weights)
-    check_smoothing(smoothing_function)
-    check_flag(auto_reweigh, "auto_reweigh")
-    stats = segment_stats(refs, hyp, max(len(w) for w in weight_sets))
-    scores = [nltk_score(stats, w, smoothing_function, auto_reweigh, refs, hyp) for w in weight_sets]
-    return scores if several else scores[0]
-
-# %% ../notebooks/04_sentence_bleu.ipynb #c37
-def nltk32_bleu_from_stats(stats, weights=(0.25, 0.25, 0.25, 0.25)):
-    "NLTK 3.2's rule, not the paper's BLEU: orders from the first with no match on are dropped, weights and all."
-    check_stats(stats)
-    kept = list(takewhile(lambda m: m > 0, stats.matches))  # subtle: a zero order also zeroes every higher one
-    if not kept:
-        return 0.0
-    precisions = [m / l for m, l in zip(kept, stats.totals)]
     return score_from_precisions(brevity_penalty(stats.ref_len, stats.hyp_len), precisions, weights)

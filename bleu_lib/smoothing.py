@@ -5,19 +5,16 @@
 # %% auto #0
 __all__ = ['SMOOTHING', 'PAPER_METHODS', 'epsilon_counts', 'add_k_counts', 'zero_counts', 'halving_counts', 'length_counts',
            'averaged_counts', 'prior_counts', 'length_averaged_counts', 'Smoothing', 'unsmoothed_counts', 'register',
-           'named_methods', 'check_parameter', 'chen_cherry_bleu_from_stats', 'chen_cherry_bleu', 'SmoothingFunction']
+           'named_methods', 'check_parameter', 'chen_cherry_bleu_from_stats', 'chen_cherry_bleu']
 
 # %% ../notebooks/07_smoothing.ipynb #c09
 import math
-import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Real
 
-from .checks import BleuWarning, check_references, check_stats, check_tokens, check_weight_set, is_finite, short_repr
-from .ngrams import ngrams
-from .precision import Precision, modified_precision
+from .checks import check_references, check_stats, check_tokens, check_weight_set, is_finite, short_repr
 from .brevity import brevity_penalty
 from .sentence import ZeroBleuWarning, score_from_precisions, segment_stats, zero_precision_message
 
@@ -142,7 +139,7 @@ def check_parameter(value, name, above_zero=False, at_most_one=False):
         raise ValueError(f"{name} must be a finite number {bounds}, got {short_repr(value)}")
     return value
 
-
+# %% ../notebooks/07_smoothing.ipynb #c25b
 def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25), epsilon=0.1, k=5, alpha=5):
     "Smoothed BLEU of statistics by a method of SMOOTHING (methods 5 and 7 need one more order than the weights)."
     if not isinstance(method, (int, str)) or method not in SMOOTHING:
@@ -182,79 +179,9 @@ def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25),
                          f"larger than 1 ({', '.join(f'{p_n:.4g}' for p_n in p)}, with k={k}, alpha={alpha})")
     return score
 
-
+# %% ../notebooks/07_smoothing.ipynb #c25c
 def chen_cherry_bleu(references, hypothesis, method, weights=(0.25, 0.25, 0.25, 0.25), epsilon=0.1, k=5, alpha=5):
     "Sentence BLEU smoothed by Chen and Cherry's method 1-7 as the paper defines it (not as NLTK does), or a named method."
     refs, hyp = check_references(references), check_tokens(hypothesis)
     stats = segment_stats(refs, hyp, len(check_weight_set(weights)) + 1)
     return chen_cherry_bleu_from_stats(stats, method, weights, epsilon, k, alpha)
-
-# %% ../notebooks/07_smoothing.ipynb #c32
-class SmoothingFunction:
-    "NLTK's SmoothingFunction: the same methods and numbers as NLTK 3.10.4, quirks included, never modifying its input."
-
-    def __init__(self, epsilon=0.1, alpha=5, k=5):
-        # NLTK takes any number here; out of these ranges its scores leave [0, 1] or it divides by zero
-        self.epsilon = check_parameter(epsilon, "epsilon", at_most_one=True)
-        self.alpha, self.k = check_parameter(alpha, "alpha"), check_parameter(k, "k", above_zero=True)
-
-    def method0(self, p_n, *args, **kwargs):
-        "No smoothing, as NLTK does it: a zero precision becomes sys.float_info.min, so the score is ~1e-155, not 0."
-        zero = [n for n, p in enumerate(p_n, start=1) if p.numerator == 0]
-        if zero:
-            warnings.warn(f"NLTK's method0 replaces the zero precisions p_{zero} by sys.float_info.min: the score will be "
-                          "about 1e-77 per such order, where the paper's BLEU is 0", BleuWarning, stacklevel=2)
-        return [p if p.numerator != 0 else sys.float_info.min for p in p_n]
-
-    def method1(self, p_n, *args, **kwargs):
-        "NLTK's method 1: epsilon for a zero numerator, over NLTK's floored denominator."
-        return [(p.numerator + self.epsilon) / p.denominator if p.numerator == 0 else p for p in p_n]
-
-    def method2(self, p_n, *args, **kwargs):
-        "NLTK's method 2: add 1 to numerator and denominator from the second order on."
-        return [p if i == 0 else Precision(p.numerator + 1, p.denominator + 1) for i, p in enumerate(p_n)]
-
-    def method3(self, p_n, *args, **kwargs):
-        "NLTK's method 3, NIST's: the k-th zero precision becomes 1 / (2**k * denominator)."
-        smoothed, k = [], 1
-        for p in p_n:
-            smoothed.append(p if p.numerator != 0 else 1 / (2**k * p.denominator))
-            k += p.numerator == 0
-        return smoothed
-
-    def method4(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
-        "NLTK's method 4: 1 / (2**k * K / ln(hyp_len)), NIST's sequence times ln(len)/K (the paper compounds (ln(len)/K)**k)."
-        hyp_len = hyp_len if hyp_len else len(hypothesis)
-        smoothed, k = [], 1
-        for p in p_n:
-            if p.numerator == 0 and hyp_len > 1:
-                smoothed.append(1 / (2**k * self.k / math.log(hyp_len)) / p.denominator)
-                k += 1
-            else:
-                smoothed.append(p)
-        return smoothed
-
-    def method5(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
-        "NLTK's method 5: averages precisions (not counts), starts from p_1 + 1, and always adds the 5-gram precision."
-        following = list(p_n[1:]) + [modified_precision(references, hypothesis, 5)]
-        smoothed, previous = [], p_n[0] + 1
-        for p, p_next in zip(p_n, following):
-            previous = (previous + p + p_next) / 3
-            smoothed.append(previous)
-        return smoothed
-
-    def method6(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
-        "NLTK's method 6: the Gao and He prior, on the corpus numerator and the given hypothesis's n-gram count."
-        if len(p_n) < 3 or not p_n[2]:  # NLTK: IndexError, or AssertionError (its message says bigrams)
-            raise ValueError("NLTK's method6 needs at least 3 n-gram orders and a trigram match; for the paper's "
-                             "method 6, use chen_cherry_bleu(references, hypothesis, 6)")
-        smoothed = list(p_n[:2])
-        for i in range(2, len(p_n)):
-            prior = 0 if smoothed[i - 2] == 0 else smoothed[i - 1] ** 2 / smoothed[i - 2]
-            smoothed.append((p_n[i].numerator + self.alpha * prior) / (len(ngrams(hypothesis, i + 1)) + self.alpha))
-        return smoothed
-
-    def method7(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
-        "NLTK's method 7: its method 4, then its method 5."
-        hyp_len = hyp_len if hyp_len else len(hypothesis)
-        return self.method5(self.method4(p_n, references, hypothesis, hyp_len), references, hypothesis, hyp_len)

@@ -1,11 +1,19 @@
 """Display helpers shared by the notebooks. Nothing here is about BLEU, so it stays out of the argument."""
 import math
+import warnings
 from fractions import Fraction
 
 
 def close(a, b, rel=1e-12):
     "True when `a` and `b` agree to `rel` relative: our bar for 'the same number' as NLTK and SacreBLEU."
     return math.isclose(a, b, rel_tol=rel, abs_tol=0.0)
+
+
+def quietly(function, *args, **kwargs):
+    "Call `function` without its warnings (NLTK's and ours), where the number is what we look at."
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
 
 
 def fmt(value):

@@ -140,10 +140,16 @@ def stale_navigation():
 def export(lib_path=LIBRARY, notebooks=NOTEBOOKS):
     "Write the `#| export` cells of every notebook to `lib_path` with nbdev's exporter."
     from nbdev.export import nb_export
+    from nbdev.maker import ModuleMaker
+
+    def module_maker(dest, name, nb_path, is_new=True, **kwargs):
+        # nbdev expects `#| export NAME` to add to a module another notebook made; here it may also make it
+        # (appendix A2 writes two modules, NLTK's layer and SacreBLEU's)
+        return ModuleMaker(dest, name, nb_path, is_new=is_new or not Path(dest, f"{name}.py").exists(), **kwargs)
 
     shutil.rmtree(lib_path, ignore_errors=True)
     for path in notebook_paths(folder=notebooks):
-        nb_export(str(path), lib_path=str(lib_path))
+        nb_export(str(path), lib_path=str(lib_path), mod_maker=module_maker)
 
 
 def out_of_sync():
