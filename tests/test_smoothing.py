@@ -3,8 +3,9 @@
 Where NLTK raises (its method 6 on fewer than 3 orders or no trigram match), ours raises a ValueError, and where NLTK
 returns a score above 1 (its methods 5 and 7 on an identical pair, or parameters out of range), ours raises a ValueError
 too; those are the only intended differences in bleu_lib.SmoothingFunction, besides never modifying the list it is given.
-Paper values (case A) are from BLEU-NOTES section 3; SacreBLEU's floor/add-k/exp are compared with methods 1/2/3 where the
-definitions coincide, and the cases where they do not are tested as differences.
+Paper values (case A) are worked out below from Chen and Cherry's definitions, as notebook 07 states them; NLTK's are
+NLTK 3.10.4's own numbers, run here; SacreBLEU's floor/add-k/exp are compared with methods 1/2/3 where the definitions
+coincide, and the cases where they do not are tested as differences.
 """
 import copy
 import doctest
@@ -106,17 +107,35 @@ def test_nltk_sentence_bleu_doctest_method1():
 # --- the paper's methods ---------------------------------------------------------------------------------------
 
 CASE_A = ([["the", "cat", "sat", "on", "the", "mat"]], ["the", "cat", "ran", "to", "the", "mat"])
-PAPER_CASE_A = {1: 0.122095, 2: 0.359304, 3: 0.229575, 4: 0.178825, 5: 0.224546, 6: 0.177277, 7: 0.271640}  # BLEU-NOTES
-NLTK_CASE_A = {1: 0.122095, 2: 0.359304, 3: 0.229575, 4: 0.137429, 5: 0.230378, 7: 0.265239}  # BLEU-NOTES; 6 asserts
+
+
+def averaged(counts):
+    "Method 5's counts: m'_1 starts from m_1 + 1, then each is the mean of the one before, m_n and m_{n+1}."
+    out = [(counts[0] + 1 + counts[0] + counts[1]) / 3]
+    for m_n, m_next in zip(counts[1:], counts[2:]):
+        out.append((out[-1] + m_n + m_next) / 3)
+    return out
+
+
+def case_a_by_hand():
+    "Case A: m = (4, 2, 0, 0, 0) of l = (6, 5, 4, 3, 2), c = r = 6 (BP = 1), under each method, from its definition."
+    f = math.log(6) / 5  # methods 4 and 7: ln(c) / K with K = 5, compounded for each further zero order
+    p3 = (0 + 5 * (2 / 5) ** 2 / (4 / 6)) / (4 + 5)  # method 6: prior p_2^2 / p_1, alpha = 5
+    p4 = (0 + 5 * p3 ** 2 / (2 / 5)) / (3 + 5)
+    mean = lambda counts: math.prod(m / l for m, l in zip(counts, (6, 5, 4, 3))) ** (1 / 4)  # noqa: E731
+    return {1: mean([4, 2, 0.1, 0.1]), 2: (4 / 6 * 3 / 6 * 1 / 5 * 1 / 4) ** (1 / 4), 3: mean([4, 2, 1 / 2, 1 / 4]),
+            4: mean([4, 2, f, f ** 2]), 5: mean(averaged([4, 2, 0, 0, 0])), 6: (4 / 6 * 2 / 5 * p3 * p4) ** (1 / 4),
+            7: mean(averaged([4, 2, f, f ** 2, 0]))}
 
 
 @pytest.mark.parametrize("method", range(1, 8))
 def test_case_a(method):
-    assert round(chen_cherry_bleu(*CASE_A, method), 6) == PAPER_CASE_A[method]
-    if method in NLTK_CASE_A:
-        nltk_score = sentence_bleu(*CASE_A, smoothing_function=getattr(SmoothingFunction(), f"method{method}"))
-        assert round(nltk_score, 6) == NLTK_CASE_A[method]
-        assert (nltk_score == chen_cherry_bleu(*CASE_A, method)) == (method <= 3)  # NLTK departs from 4 on
+    assert math.isclose(chen_cherry_bleu(*CASE_A, method), case_a_by_hand()[method], rel_tol=1e-12)
+    if method != 6:  # NLTK's method 6 stops on case A (no trigram match), an AssertionError; ours a ValueError (above)
+        smoothing = f"method{method}"
+        ours = sentence_bleu(*CASE_A, smoothing_function=getattr(SmoothingFunction(), smoothing))
+        assert ours == nltk_bleu.sentence_bleu(*CASE_A, smoothing_function=getattr(nltk_bleu.SmoothingFunction(), smoothing))
+        assert (ours == chen_cherry_bleu(*CASE_A, method)) == (method <= 3)  # NLTK departs from the paper from 4 on
 
 
 @given(st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), min_size=1, max_size=30), st.integers(1, 7))
