@@ -5,7 +5,8 @@
 # %% auto #0
 __all__ = ['SMOOTHING', 'PAPER_METHODS', 'epsilon_counts', 'add_k_counts', 'zero_counts', 'halving_counts', 'length_counts',
            'averaged_counts', 'prior_counts', 'length_averaged_counts', 'Smoothing', 'unsmoothed_counts', 'register',
-           'named_methods', 'check_parameter', 'chen_cherry_bleu_from_stats', 'chen_cherry_bleu']
+           'named_methods', 'check_parameter', 'check_smoothing_call', 'chen_cherry_bleu_from_stats',
+           'chen_cherry_bleu']
 
 # %% ../notebooks/07_smoothing.ipynb #c09
 import math
@@ -139,9 +140,9 @@ def check_parameter(value, name, above_zero=False, at_most_one=False):
         raise ValueError(f"{name} must be a finite number {bounds}, got {short_repr(value)}")
     return value
 
-# %% ../notebooks/07_smoothing.ipynb #c25b
-def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25), epsilon=0.1, k=5, alpha=5):
-    "Smoothed BLEU of statistics by a method of SMOOTHING (methods 5 and 7 need one more order than the weights)."
+
+def check_smoothing_call(stats, method, weights, epsilon, k, alpha):
+    "Return the checked weights, or raise unless the method, statistics, weights (summing to 1) and parameters are valid."
     if not isinstance(method, (int, str)) or method not in SMOOTHING:
         raise ValueError(f"method must be one of 1 to 7 (Chen and Cherry's numbering) or a name in SMOOTHING "
                          f"({', '.join(map(repr, named_methods()))}), got {short_repr(method)}")
@@ -153,6 +154,12 @@ def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25),
     check_parameter(epsilon, "epsilon", at_most_one=True)
     check_parameter(k, "k", above_zero=True)
     check_parameter(alpha, "alpha")
+    return weights
+
+# %% ../notebooks/07_smoothing.ipynb #c25b
+def chen_cherry_bleu_from_stats(stats, method, weights=(0.25, 0.25, 0.25, 0.25), epsilon=0.1, k=5, alpha=5):
+    "Smoothed BLEU of statistics by a method of SMOOTHING (methods 5 and 7 need one more order than the weights)."
+    weights = check_smoothing_call(stats, method, weights, epsilon, k, alpha)
     present = sum(1 for l_n in stats.totals[:len(weights)] if l_n > 0)  # orders the hypothesis has
     if present == 0:
         warnings.warn(zero_precision_message(stats, [1]), ZeroBleuWarning, stacklevel=2)
