@@ -109,7 +109,7 @@ TEXT_API = [
      "segment 1 has no reference"),
     ("empty corpus (no hypotheses)", lambda: BLEU().corpus_score([], [[]]), ValueError, "nothing to score"),
     ("no reference streams", lambda: BLEU().corpus_score(HYPS, []), TypeError, "non-empty list of reference streams"),
-    ("hypotheses as a generator", lambda: BLEU().corpus_score((h for h in HYPS), [STREAM]), TypeError, "must be a list of strings"),
+    ("hypotheses as a set", lambda: BLEU().corpus_score(set(HYPS), [STREAM]), TypeError, "must be a list of strings"),
     ("sentence_score given a list", lambda: BLEU().sentence_score(["a", "b"], ["a b"]), TypeError, "scores one string"),
     ("sentence_score references a string", lambda: BLEU().sentence_score("a b", "a b"), TypeError, "list of reference strings"),
     ("unknown smoothing method", lambda: BLEU(smooth_method="laplace"), ValueError, "is not one of"),

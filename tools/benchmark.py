@@ -1,14 +1,32 @@
-"""Time corpus BLEU in bleu_lib, NLTK and SacreBLEU on the same corpus, in one run, and print the ratios.
+"""Time corpus BLEU in bleu_lib and its peers on the same corpora, in one run, and print the ratios.
 
-    python tools/benchmark.py                                  a generated corpus of 3,000 segments, 1 and 4 references
+    python tools/benchmark.py                                  the shipped corpus and 100,000 generated segments
+    python tools/benchmark.py --sizes shipped                  a quick run (seconds)
+    python tools/benchmark.py --sizes shipped,100000,1000000   the three sizes of issue 15 (1,000,000 takes a while)
     python tools/benchmark.py --hyp OUT.txt --ref REF.txt ...  also a real corpus (one file per reference)
     python tools/benchmark.py --significance                   paired significance tests instead (see below)
 
-Two tasks. From tokens: each library gets whitespace-separated tokens (bleu_lib.corpus_bleu and NLTK's corpus_bleu take
-token lists, SacreBLEU takes the joined tokens with tokenize='none'). From raw strings: detokenized text, tokenized
-the library's own way: 13a for bleu_lib.BLEU and SacreBLEU, and for NLTK its Treebank word tokenizer (what
-nltk.word_tokenize applies after sentence splitting, which would need a data download).
-Each timing is the best of --repeat runs, every run with fresh objects and empty tokenizer caches.
+Corpora: `shipped` is data/corpus (sys.alpha.en against ref.A.en and ref.B.en, 60 segments); a number is that many
+segments generated here, deterministically (seeded): noisy copies of random sentences over a Zipf-distributed
+vocabulary of pseudo-words, with commas, numbers, quotes and final punctuation, and --refs references (default 2).
+
+Two tasks. From raw text: detokenized lines, tokenized by each library its own way: 13a for bleu_lib's BLEU, SacreBLEU
+and bleuscore; NLTK's Treebank word tokenizer for NLTK (what nltk.word_tokenize applies after sentence splitting, which
+would need a data download), so NLTK's score differs. From tokens: the lines tokenized with 13a beforehand, given as
+token lists to bleu_lib's corpus_bleu and NLTK's corpus_bleu (NLTK's conventions), as the joined tokens to SacreBLEU
+(tokenize='none') and to bleuscore (whose own 13a leaves them as they are: the BLEU column shows it).
+bleuscore, a Rust implementation (a benchmark-only dependency: tools/requirements-benchmark.txt), is skipped with a
+note when it is not installed; the rows with jobs=2 only when bleu_lib has a `jobs` option.
+
+Every measurement is one call in a fresh process (`--child`), which reads its input from files first: wall time, CPU
+time (all threads, and worker processes once they have exited), and peak memory (ru_maxrss), printed as the process's
+peak and as what the call added to the memory the process held before it (its input included). The rows take turns over
+--repeat rounds (5 times as many under 10,000 segments, where a call takes milliseconds; interleaved, the order rotated
+each round), and the table shows each row's medians, with the range of the machine's 1-minute load average before its
+runs. Ratios are peer / bleu_lib on the same task (above 1: bleu_lib is faster or smaller). A row whose peak memory,
+projected from a smaller run, would exceed --max-gb (or 80% of the memory available) is skipped with its projection
+rather than run. Below the table, issue 15's targets (the comparisons with bleuscore and of memory from 100,000 segments
+on).
 
 --significance: paired tests on 9 systems (a baseline and 8 others: the generated hypotheses with words deleted at
 rates 0% to 8%), 2,000 segments, 2 references, written to a temporary folder. Whole runs of the two commands, each in a
@@ -20,10 +38,15 @@ for SacreBLEU, its PairedTest's time minus its counting, which PairedTest does i
 and the 1-minute load beside each.
 """
 import argparse
+import gc
+import inspect
+import json
 import logging
 import os
 import random
 import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,7 +58,8 @@ from nltk.tokenize import TreebankWordTokenizer
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 import bleu_lib  # noqa: E402
 from bleu_lib import tokenizers  # noqa: E402
 
@@ -70,43 +94,393 @@ def deleted_words(hyps, rate, seed=0):
     return out
 
 
-def best_time(function, repeat):
-    "The fastest of `repeat` runs, each after emptying bleu_lib's tokenizer caches."
-    times = []
-    for _ in range(repeat):
-        for tokenize in (tokenizers.tokenize_13a, tokenizers.tokenize_zh,
-                         tokenizers.tokenize_char, tokenizers.tokenize_intl):
-            tokenize.cache_clear()
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+# --- corpora on disk: raw lines (hyp.txt, ref1.txt, ...) and the same lines tokenized with 13a (hyp.tok, ...) --------
+
+def pseudo_vocabulary(rng, size=20000):
+    "Words of 1 to 4 syllables, most frequent first; a few carry a comma or quotes, or are numbers or compounds."
+    consonants, vowels = "bcdfghklmnprstvwz", "aeiou"
+    words = []
+    for _ in range(size):
+        word = "".join(consonants[rng.integers(17)] + vowels[rng.integers(5)] for _ in range(rng.integers(1, 5)))
+        kind = rng.random()
+        if kind < 0.06:
+            word += ","
+        elif kind < 0.07:
+            word = f"{rng.integers(1, 5000):,}" if kind < 0.065 else f"{rng.integers(1, 100)}.{rng.integers(100):02d}"
+        elif kind < 0.075:
+            word = f'"{word}"'
+        elif kind < 0.08:
+            word = f"({word})"
+        elif kind < 0.085:
+            word += "-" + words[rng.integers(len(words))].strip('",()') if words else ""
+        words.append(word)
+    return words
 
 
-def nltk_raw(hyps, streams):
-    "NLTK from text: its Treebank word tokenizer, then corpus_bleu."
-    tokenize = TreebankWordTokenizer().tokenize
-    return nltk_corpus_bleu([[tokenize(ref) for ref in refs] for refs in zip(*streams)], [tokenize(hyp) for hyp in hyps])
+def generate(folder, segments, references=2, seed=15, chunk=10000):
+    """Write `segments` generated segments to folder/hyp.txt and folder/ref1.txt...: the hypothesis and each reference
+    are copies of one random sentence with 5% of its words deleted and 15% replaced (Zipf draws), deterministic."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    vocabulary = np.array(pseudo_vocabulary(rng), dtype=object)
+    cumulative = np.cumsum(1 / np.arange(1, len(vocabulary) + 1))
+    zipf = lambda n: np.minimum(np.searchsorted(cumulative, rng.random(n) * cumulative[-1]), len(vocabulary) - 1)  # noqa
+    names = ["hyp.txt"] + [f"ref{k + 1}.txt" for k in range(references)]
+    files = [open(Path(folder, name), "w", encoding="utf-8") for name in names]
+    try:
+        for done in range(0, segments, chunk):
+            n = min(chunk, segments - done)
+            lengths = rng.integers(5, 41, n)
+            starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+            base = zipf(int(lengths.sum()))
+            for out in files:
+                keep = rng.random(base.size) >= 0.05
+                keep[starts] = True  # every line keeps its first word
+                words = np.where(rng.random(base.size) < 0.15, zipf(base.size), base)
+                kept = vocabulary[words[keep]].tolist()
+                ends = np.cumsum(np.add.reduceat(keep.astype(np.int64), starts)).tolist()
+                marks = rng.choice([".", "?", "!"], n, p=[0.9, 0.05, 0.05]).tolist()
+                lines = [" ".join(kept[a:b]) for a, b in zip([0] + ends[:-1], ends)]
+                out.write("".join(f"{line[0].upper()}{line[1:]}{mark}\n" for line, mark in zip(lines, marks)))
+    finally:
+        for out in files:
+            out.close()
 
 
-def measure(name, hyps, streams, repeat):
-    "One row per task: the three timings and bleu_lib's ratio to the faster of the other two."
-    tokens_hyps = [h.split() for h in hyps]
-    tokens_refs = [[stream[i].split() for stream in streams] for i in range(len(hyps))]
-    joined_hyps, joined_streams = [" ".join(h) for h in tokens_hyps], [[" ".join(s.split()) for s in stream] for stream in streams]
-    tasks = {
-        "from tokens": (lambda: bleu_lib.corpus_bleu(tokens_refs, tokens_hyps),
-                        lambda: nltk_corpus_bleu(tokens_refs, tokens_hyps),
-                        lambda: SacreBLEU(tokenize="none").corpus_score(joined_hyps, joined_streams)),
-        "from raw strings": (lambda: bleu_lib.BLEU().corpus_score(hyps, streams),
-                             lambda: nltk_raw(hyps, streams),
-                             lambda: SacreBLEU().corpus_score(hyps, streams)),
-    }
-    rows = []
-    for task, (ours, nltk, sacre) in tasks.items():
-        t_ours, t_nltk, t_sacre = (best_time(f, repeat) for f in (ours, nltk, sacre))
-        rows.append((name, task, t_ours, t_nltk, t_sacre, t_ours / min(t_nltk, t_sacre)))
-    return rows
+def shipped(folder):
+    "The shipped corpus, data/corpus: sys.alpha.en against ref.A.en and ref.B.en."
+    for source, name in [("sys.alpha.en", "hyp.txt"), ("ref.A.en", "ref1.txt"), ("ref.B.en", "ref2.txt")]:
+        shutil.copyfile(ROOT / "data" / "corpus" / source, Path(folder, name))
+
+
+def copied(folder, hyp, refs):
+    "A real corpus of the user's: the hypothesis file and its reference files."
+    shutil.copyfile(hyp, Path(folder, "hyp.txt"))
+    for k, ref in enumerate(refs, 1):
+        shutil.copyfile(ref, Path(folder, f"ref{k}.txt"))
+
+
+def tokenize_files(folder):
+    "folder/*.tok: every line of folder/*.txt tokenized with 13a (bleu_lib's, SacreBLEU's to the character)."
+    tokenize = tokenizers.tokenize_13a.__wrapped__  # no cache: every line once
+    for path in sorted(Path(folder).glob("*.txt")):
+        with open(path, encoding="utf-8") as lines, open(path.with_suffix(".tok"), "w", encoding="utf-8") as out:
+            out.writelines(tokenize(line.rstrip("\n")) + "\n" for line in lines)
+
+
+def read_lines(path):
+    "The lines of a file, read one at a time (no copy of the whole file in memory at once)."
+    with open(path, encoding="utf-8") as lines:
+        return [line.rstrip("\n") for line in lines]
+
+
+# --- the rows: what each library is given and how it is called -----------------------------------------------------
+
+def has_jobs(function):
+    "Whether `function` takes a `jobs` argument (bleu_lib gets one in issue 15)."
+    try:
+        return "jobs" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def bleu_lib_metric(jobs):
+    "bleu_lib's BLEU and the keyword arguments corpus_score needs for `jobs` (serial: jobs=1, if there is the option)."
+    if has_jobs(bleu_lib.BLEU):
+        return bleu_lib.BLEU(jobs=jobs), {}
+    if has_jobs(bleu_lib.BLEU.corpus_score):
+        return bleu_lib.BLEU(), {"jobs": jobs}
+    if jobs > 1:
+        raise TypeError("this bleu_lib has no jobs option")
+    return bleu_lib.BLEU(), {}
+
+
+def bleu_lib_corpus_bleu(jobs):
+    "bleu_lib's corpus_bleu with `jobs`, if it has the option."
+    if has_jobs(bleu_lib.corpus_bleu):
+        return lambda refs, hyps: bleu_lib.corpus_bleu(refs, hyps, jobs=jobs)
+    if jobs > 1:
+        raise TypeError("this bleu_lib has no jobs option")
+    return bleu_lib.corpus_bleu
+
+
+def prepare(task, library, folder):
+    "Read the input of one row from `folder` and return the timed call, which returns the score (0 to 100)."
+    streams = [read_lines(path) for path in sorted(Path(folder).glob(f"ref*.{'txt' if task == 'raw' else 'tok'}"))]
+    hyps = read_lines(Path(folder, f"hyp.{'txt' if task == 'raw' else 'tok'}"))
+    if library == "bleuscore":
+        import bleuscore
+        per_segment = [list(refs) for refs in zip(*streams)]  # its layout: the references of each segment
+        return lambda: 100 * bleuscore.compute(per_segment, hyps, ref_len_method="sacrebleu")["bleu"]
+    if task == "raw":
+        if library.startswith("bleu_lib"):
+            metric, options = bleu_lib_metric(2 if library == "bleu_lib jobs=2" else 1)
+            return lambda: metric.corpus_score(hyps, streams, **options).score
+        if library == "SacreBLEU":
+            return lambda: SacreBLEU().corpus_score(hyps, streams).score
+        tokenize = TreebankWordTokenizer().tokenize  # NLTK
+        return lambda: 100 * nltk_corpus_bleu([[tokenize(r) for r in refs] for refs in zip(*streams)],
+                                              [tokenize(h) for h in hyps])
+    if library == "SacreBLEU":
+        return lambda: SacreBLEU(tokenize="none").corpus_score(hyps, streams).score
+    per_segment, hyps = [[ref.split() for ref in refs] for refs in zip(*streams)], [hyp.split() for hyp in hyps]
+    del streams
+    score = nltk_corpus_bleu if library == "NLTK" else bleu_lib_corpus_bleu(2 if library == "bleu_lib jobs=2" else 1)
+    return lambda: 100 * score(per_segment, hyps)
+
+
+def resident_kb():
+    "The memory this process holds now, in KiB (Linux: /proc/self/statm; elsewhere its peak so far)."
+    try:
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    except (OSError, ValueError, IndexError):
+        return peak_kb(resource.RUSAGE_SELF)
+
+
+def peak_kb(who):
+    "ru_maxrss in KiB (macOS reports bytes)."
+    peak = resource.getrusage(who).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak
+
+
+def child(task, library, folder):
+    "One measurement, in this fresh process: print wall and CPU seconds, memory in KiB and the score as JSON."
+    quiet()
+    start_kb = resident_kb()  # the interpreter and the libraries, before the input is read
+    call = prepare(task, library, folder)
+    gc.collect()
+    before_kb = resident_kb()
+    workers_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start_wall, start_cpu = time.perf_counter(), time.process_time()
+    score = call()
+    wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu += (workers.ru_utime - workers_before.ru_utime) + (workers.ru_stime - workers_before.ru_stime)
+    print(json.dumps({"wall": wall, "cpu": cpu, "peak_kb": peak_kb(resource.RUSAGE_SELF), "before_kb": before_kb,
+                      "start_kb": start_kb, "worker_peak_kb": peak_kb(resource.RUSAGE_CHILDREN), "score": score}))
+
+
+def quiet():
+    "Timings only: zero-precision and tokenization warnings are not the point here."
+    warnings.simplefilter("ignore")
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+
+# --- the parent: corpora, interleaved rounds, projections, the table ----------------------------------------------
+
+TASKS = {"raw": "from raw text", "tokens": "from tokens (13a)"}
+LIBRARIES = ["bleu_lib", "bleu_lib jobs=2", "SacreBLEU", "NLTK", "bleuscore"]
+CALLS = {("raw", "bleu_lib"): "BLEU().corpus_score", ("raw", "bleu_lib jobs=2"): "BLEU(jobs=2).corpus_score",
+         ("raw", "SacreBLEU"): "BLEU().corpus_score", ("raw", "NLTK"): "Treebank + corpus_bleu",
+         ("raw", "bleuscore"): "compute (Rust)", ("tokens", "bleu_lib"): "corpus_bleu",
+         ("tokens", "bleu_lib jobs=2"): "corpus_bleu(jobs=2)", ("tokens", "SacreBLEU"): "tokenize='none'",
+         ("tokens", "NLTK"): "corpus_bleu", ("tokens", "bleuscore"): "compute (Rust)"}
+PROBE_SEGMENTS = [10000, 50000]  # runs a projection of memory starts from, when no smaller corpus was measured
+PROJECT_ABOVE = 100000  # corpora larger than this are not run where they would need more than --max-gb
+
+
+def run_child(task, library, folder):
+    "One measurement in a fresh process, with the 1-minute load before it."
+    load = os.getloadavg()[0]
+    command = [sys.executable, __file__, "--child", task, library, str(folder)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode:
+        return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1], "load": load}
+    return {**json.loads(done.stdout.strip().splitlines()[-1]), "load": load}
+
+
+def unavailable(task, library):
+    "Why a row cannot run here, or None."
+    if library == "bleuscore":
+        try:
+            import bleuscore  # noqa: F401
+        except ImportError:
+            return "skipped: bleuscore is not installed (pip install -r tools/requirements-benchmark.txt)"
+    takes_jobs = [bleu_lib.BLEU, bleu_lib.BLEU.corpus_score] if task == "raw" else [bleu_lib.corpus_bleu]
+    if library == "bleu_lib jobs=2" and not any(map(has_jobs, takes_jobs)):
+        return f"skipped: this bleu_lib's {'BLEU' if task == 'raw' else 'corpus_bleu'} has no jobs option"
+    return None
+
+
+def available_gb():
+    "The memory the machine has available now, in GB (Linux), or None."
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) / 2**20
+    except OSError:
+        pass
+    return None
+
+
+def rounds(repeat, segments):
+    "--repeat rounds, five times as many under 10,000 segments, whose calls take milliseconds and vary the most."
+    return repeat * 5 if segments < 10000 else repeat
+
+
+def measure_corpus(folder, segments, args, peaks, generated=True):
+    "Every row on one corpus, interleaved over `rounds(...)`; returns {(task, library): summary or skip note}."
+    rows, results = [], {}
+    free = available_gb()
+    for task in TASKS:
+        for library in LIBRARIES:
+            note = unavailable(task, library)
+            if note is None and segments > PROJECT_ABOVE:
+                limit = min(args.max_gb, 0.8 * free) if free else args.max_gb
+                gb, sizes = projected_gb(task, library, segments, args, peaks)
+                if gb > limit:
+                    note = (f"skipped: needs ~{gb:.{0 if gb >= 10 else 1}f} GB (projected from its runs on "
+                            f"{sizes[0]:,} and {sizes[1]:,} segments)")
+            if note:
+                results[task, library] = note
+            else:
+                rows.append((task, library))
+    runs = {row: [] for row in rows}
+    for round_ in range(rounds(args.repeat, segments)):
+        shift = round_ % len(rows) if rows else 0
+        for row in rows[shift:] + rows[:shift]:
+            runs[row].append(run_child(*row, folder))
+    for row, measured in runs.items():
+        failed = [m for m in measured if "error" in m]
+        if failed:
+            results[row] = f"failed: {failed[0]['error']}"
+            continue
+        results[row] = summary(measured)
+        if generated:
+            peaks.setdefault(row, {})[segments] = total_peak_kb(measured[0], row[1])
+    return results
+
+
+def total_peak_kb(measured, library):
+    "A run's peak memory; for jobs=2, plus two workers' peaks (an overestimate: forked workers share pages)."
+    return measured["peak_kb"] + (2 * measured["worker_peak_kb"] if library == "bleu_lib jobs=2" else 0)
+
+
+def projected_gb(task, library, segments, args, peaks):
+    """(GB, (n1, n2)): this row's peak memory at `segments`, extrapolated along the line through its peaks on the two
+    largest corpora measured (runs on PROBE_SEGMENTS generated segments first, if need be). Memory that grows less
+    than in proportion (hash tables that double, caches) makes this an overestimate."""
+    known = peaks.setdefault((task, library), {})
+    for probe_segments in PROBE_SEGMENTS:
+        if len(known) >= 2 and max(known) >= PROBE_SEGMENTS[-1]:
+            break
+        if probe_segments not in known:
+            with tempfile.TemporaryDirectory(prefix="bleu-probe-") as probe:
+                generate(probe, probe_segments, args.refs)
+                tokenize_files(probe)
+                measured = run_child(task, library, probe)
+            if "error" in measured:
+                return 0, (0, 0)
+            known[probe_segments] = total_peak_kb(measured, library)
+    small, large = sorted(known)[-2:]
+    slope = (known[large] - known[small]) / (large - small)
+    return (known[large] + slope * (segments - large)) / 2**20, (small, large)
+
+
+def summary(measured):
+    "Medians over the rounds, the load range, and the score (the same in every round)."
+    median = lambda key: statistics.median(m[key] for m in measured)  # noqa: E731
+    return {"wall": median("wall"), "cpu": median("cpu"), "peak_kb": median("peak_kb"),
+            "added_kb": statistics.median(m["peak_kb"] - m["before_kb"] for m in measured),
+            "worker_kb": median("worker_peak_kb"), "score": measured[0]["score"],
+            "load": (min(m["load"] for m in measured), max(m["load"] for m in measured))}
+
+
+def seconds(t):
+    return f"{t:8.3f}" if t >= 0.1 else f"{t:8.4f}"
+
+
+def megabytes(kb):
+    return f"{kb / 1024:8.1f}"
+
+
+def ratio(theirs, ours):
+    return f"{theirs / ours:6.1f}x" if ours > 0 and theirs > 0 else f"{'-':>7}"
+
+
+def print_table(label, results):
+    print(f"\n{label}")
+    print(f"{'task':18} {'library, call':42} {'wall s':>8} {'CPU s':>8} {'load':>9} {'peak MB':>8} {'added MB':>8} "
+          f"{'BLEU':>8}   {'peer / bleu_lib: wall':>21} {'CPU':>7} {'added':>7}")
+    for task, title in TASKS.items():
+        ours = results.get((task, "bleu_lib"))
+        for library in LIBRARIES:
+            result = results.get((task, library))
+            name = f"{library} {CALLS[task, library]}"
+            if isinstance(result, str):
+                print(f"{title:18} {name:42} {result}")
+                continue
+            load = f"{result['load'][0]:4.2f}-{result['load'][1]:4.2f}"
+            line = (f"{title:18} {name:42} {seconds(result['wall'])} {seconds(result['cpu'])} {load:>9} "
+                    f"{megabytes(result['peak_kb'])} {megabytes(result['added_kb'])} {result['score']:8.4f}")
+            if library.startswith("bleu_lib jobs") and result["worker_kb"]:
+                line += f"   (+ workers, up to {result['worker_kb'] / 1024:.0f} MB each)"
+            elif not library.startswith("bleu_lib") and isinstance(ours, dict):
+                line += (f"   {ratio(result['wall'], ours['wall']):>21} {ratio(result['cpu'], ours['cpu'])} "
+                         f"{ratio(result['added_kb'], ours['added_kb'])}")
+            print(line)
+
+
+def print_targets(results, segments):
+    "Issue 15's targets on this corpus, as measured (bleuscore's from 100,000 segments on)."
+    lines = []
+    for task, title in TASKS.items():
+        ours = [results.get((task, lib)) for lib in ("bleu_lib", "bleu_lib jobs=2")]
+        ours = [r for r in ours if isinstance(r, dict)]
+        if not ours:
+            continue
+        serial = ours[0]
+        for peer in ("SacreBLEU", "NLTK"):
+            theirs = results.get((task, peer))
+            if isinstance(theirs, dict):
+                lines.append(f"{title}: {peer} / bleu_lib CPU {theirs['cpu'] / serial['cpu']:.2f}x "
+                             f"(target >= 1.5x: {'met' if theirs['cpu'] >= 1.5 * serial['cpu'] else 'not met'})")
+        rust = results.get((task, "bleuscore"))
+        if isinstance(rust, dict) and segments >= 100000:
+            best = min(r["wall"] for r in ours)
+            lines.append(f"{title}: bleu_lib's best wall / bleuscore's {best / rust['wall']:.2f}x "
+                         f"(target <= 2x: {'met' if best <= 2 * rust['wall'] else 'not met'})")
+        peers = [results.get((task, p)) for p in ("SacreBLEU", "NLTK", "bleuscore")]
+        peers = [p["added_kb"] for p in peers if isinstance(p, dict)]
+        if peers and segments >= 100000:
+            lines.append(f"{title}: bleu_lib's added memory {serial['added_kb'] / 1024:.0f} MB, the peers' least "
+                         f"{min(peers) / 1024:.0f} MB (target: below all: "
+                         f"{'met' if serial['added_kb'] < min(peers) else 'not met'})")
+    if lines:
+        print("targets (issue 15):\n  " + "\n  ".join(lines))
+
+
+def benchmark_corpora(args):
+    sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
+    for size in sizes:
+        if size != "shipped" and not size.replace("_", "").isdigit():
+            raise SystemExit(f"--sizes: {size!r} is neither 'shipped' nor a number of segments")
+    corpora = [(size, int(size.replace("_", "")) if size != "shipped" else None) for size in sizes]
+    corpora.sort(key=lambda c: c[1] or 0)  # smaller first: their memory projects the larger ones'
+    if args.hyp:
+        corpora.append(("real", None))
+    print(f"bleu_lib {bleu_lib.__version__}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; medians of "
+          f"interleaved rounds, every run in a fresh process; load = the 1-minute load average before the row's runs "
+          f"(lowest-highest)")
+    peaks = {}
+    for size, segments in corpora:
+        with tempfile.TemporaryDirectory(prefix="bleu-benchmark-") as folder:
+            if size == "shipped":
+                shipped(folder)
+                label = "shipped corpus: data/corpus, sys.alpha.en against ref.A.en and ref.B.en, 60 segments"
+            elif size == "real":
+                copied(folder, args.hyp, args.ref)
+                label = f"{Path(args.hyp).name} against {len(args.ref)} reference(s)"
+            else:
+                generate(folder, segments, args.refs)
+                label = f"generated: {segments:,} segments, {args.refs} references (seeded)"
+            tokenize_files(folder)
+            count = segments or len(read_lines(Path(folder, "hyp.txt")))
+            results = measure_corpus(folder, count, args, peaks, generated=size != "real")
+        print_table(f"{label}; medians of {rounds(args.repeat, count)} rounds", results)
+        print_targets(results, count)
+        sys.stdout.flush()
 
 
 # --- paired significance tests -------------------------------------------------------------------------------------
@@ -210,29 +584,30 @@ def benchmark_significance(repeat):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="shipped,100000",
+                        help="comma-separated corpora: 'shipped' (data/corpus) and numbers of generated segments "
+                             "(default: shipped,100000; issue 15's table: shipped,100000,1000000)")
+    parser.add_argument("--refs", type=int, default=2, help="references of the generated corpora (default 2)")
     parser.add_argument("--hyp", help="a real system output (one segment per line)")
     parser.add_argument("--ref", nargs="+", default=[], help="its reference files")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per timing (the best is kept)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="interleaved rounds, the median shown (five times as many under 10,000 segments)")
+    parser.add_argument("--max-gb", type=float, default=8,
+                        help="skip a row whose projected peak memory exceeds this many GB (default 8)")
     parser.add_argument("--significance", action="store_true",
                         help="time paired significance tests (SacreBLEU's command line and PairedTest against bleu_lib)")
+    parser.add_argument("--child", nargs=3, metavar=("TASK", "LIBRARY", "FOLDER"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    warnings.simplefilter("ignore")  # timings only: zero-precision and tokenization warnings are not the point here
-    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    if args.child:
+        child(*args.child)
+        return
+    quiet()
+    if args.hyp and not args.ref:
+        parser.error("--hyp needs its reference files: --ref REF1 [REF2 ...]")
     if args.significance:
         benchmark_significance(args.repeat)
         return
-
-    corpora = []
-    hyps, streams = generated_corpus()
-    corpora += [("generated, 3,000 segments, 1 ref", hyps, streams[:1]), ("generated, 3,000 segments, 4 refs", hyps, streams)]
-    if args.hyp:
-        read = lambda path: Path(path).read_text(encoding="utf-8").splitlines()  # noqa: E731
-        corpora.append((f"{Path(args.hyp).name}, {len(args.ref)} ref(s)", read(args.hyp), [read(r) for r in args.ref]))
-
-    print(f"{'corpus':38} {'task':18} {'bleu_lib':>9} {'NLTK':>9} {'SacreBLEU':>10} {'bleu_lib / faster':>18}")
-    for name, hyps, streams in corpora:
-        for row in measure(name, hyps, streams, args.repeat):
-            print(f"{row[0]:38} {row[1]:18} {row[2]:8.3f}s {row[3]:8.3f}s {row[4]:9.3f}s {row[5]:17.2f}x")
+    benchmark_corpora(args)
 
 
 if __name__ == "__main__":
