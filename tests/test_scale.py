@@ -14,7 +14,10 @@ import warnings
 import numpy as np
 import pytest
 
-from bleu_lib import BLEU, BleuWarning
+from nltk.translate import bleu_score as nltk_bleu
+
+from bleu_lib import BLEU, BleuWarning, SmoothingFunction, corpus_bleu
+from bleu_lib import bleu_score as bleu_score_module
 from bleu_lib import metric as metric_module
 from bleu_lib.significance import segment_statistics
 
@@ -66,6 +69,7 @@ def generators(hyps, streams):
 def small_chunks(monkeypatch):
     "Chunks of 3 segments: several chunks per process, even in small corpora."
     monkeypatch.setattr(metric_module, "CHUNK_SIZE", 3)
+    monkeypatch.setattr(bleu_score_module, "CHUNK_SIZE", 3)
 
 
 @pytest.mark.parametrize("seed", range(len(OPTIONS)))
@@ -231,3 +235,78 @@ def test_command_line_prints_the_same_bytes_with_two_processes(tmp_path):
                     ["-i", "hyp", "--confidence", "-cin", "50", "-f", "text", "-tok", "char"]]:
         one, two = command(*refs, *options, "-j", "1", cwd=tmp_path), command(*refs, *options, "-j", "2", cwd=tmp_path)
         assert one[0] == two[0] == 0 and one[1] == two[1] and b"BLEU" in one[1], (options, one, two)
+
+
+# --- the token API: corpus_bleu ----------------------------------------------------------------------------------------
+
+def random_token_corpus(seed):
+    "NLTK's layout, [segment][reference][token]: 1 to 40 segments, 1 to 3 references, words or integer ids."
+    rng = random.Random(seed)
+    vocabulary = WORDS[:8] if seed % 2 else list(range(8))
+    bases = [[rng.choice(vocabulary) for _ in range(rng.randint(0, 12))] for _ in range(rng.randint(1, 40))]
+    noisy = lambda base: [w if rng.random() > 0.3 else rng.choice(vocabulary) for w in base if rng.random() > 0.1]  # noqa: E731
+    return [[noisy(base) for _ in range(rng.randint(1, 3))] for base in bases], [noisy(base) for base in bases]
+
+
+def token_outcome(refs_per_segment, hyps, **options):
+    "corpus_bleu's scores, or the exception's type and message."
+    try:
+        return quietly(corpus_bleu, refs_per_segment, hyps, **options)
+    except ValueError as error:
+        return type(error), str(error)
+
+
+TOKEN_OPTIONS = [  # several weight sets, smoothing methods (which see the last segment), auto_reweigh
+    {}, {"weights": [(0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (0.25, 0.25, 0.25, 0.25)]},
+    {"smoothing_function": SmoothingFunction().method1}, {"smoothing_function": SmoothingFunction().method4},
+    {"smoothing_function": SmoothingFunction().method7, "auto_reweigh": True}, {"weights": (0.2,) * 5, "auto_reweigh": True},
+]
+
+
+@pytest.mark.parametrize("seed", range(len(TOKEN_OPTIONS)))
+def test_corpus_bleu_streams_and_processes_give_the_lists_numbers(seed, small_chunks):
+    refs_per_segment, hyps = random_token_corpus(seed)
+    options = TOKEN_OPTIONS[seed]
+    expected = token_outcome(refs_per_segment, hyps, jobs=1, **options)
+    for jobs in (1, 2):
+        streamed = token_outcome(iter(refs_per_segment), (hyp for hyp in hyps), jobs=jobs, **options)
+        assert streamed == token_outcome(refs_per_segment, hyps, jobs=jobs, **options) == expected, jobs
+    nltk_options = {k: getattr(nltk_bleu.SmoothingFunction(), v.__name__) if k == "smoothing_function" else v
+                    for k, v in options.items()}
+    if not isinstance(expected, tuple):  # NLTK's number, where ours is one (we refuse NLTK's scores above 1)
+        assert expected == quietly(nltk_bleu.corpus_bleu, refs_per_segment, hyps, **nltk_options)
+
+
+def test_corpus_bleu_automatic_jobs(monkeypatch, small_chunks):
+    "jobs=None: this process below PARALLEL_THRESHOLD, processes from it on (spawned ones too); the same score."
+    refs_per_segment, hyps = random_token_corpus(8)
+    expected = corpus_bleu(refs_per_segment, hyps, jobs=1)
+
+    def no_processes(*args):
+        raise AssertionError("a process pool was started")
+    with monkeypatch.context() as patched:
+        patched.setattr(metric_module.multiprocessing, "get_context", no_processes)
+        assert corpus_bleu(refs_per_segment, hyps) == expected
+    monkeypatch.setattr(metric_module, "PARALLEL_THRESHOLD", 5)
+    monkeypatch.setattr(metric_module, "START_METHOD", "spawn")
+    assert corpus_bleu(iter(refs_per_segment), iter(hyps)) == expected
+
+
+def test_corpus_bleu_reads_in_step_and_warns_here(small_chunks):
+    "Hypotheses and references are read in step; a None token's warning reaches the caller, processes or not."
+    pulled = {"hyps": 0, "refs": 0}
+    gap = []
+
+    def counted(name, items):
+        for item in items:
+            pulled[name] += 1
+            gap.append(abs(pulled["hyps"] - pulled["refs"]))
+            yield item
+
+    refs_per_segment, hyps = random_token_corpus(10)
+    corpus_bleu(counted("refs", refs_per_segment * 50), counted("hyps", hyps * 50), jobs=1)
+    assert pulled == {"hyps": 50 * len(hyps), "refs": 50 * len(hyps)} and max(gap) <= 1
+    for jobs in (1, 2):
+        with pytest.warns(BleuWarning, match="None is counted as a token"):
+            assert corpus_bleu([[["a", "b", "c", "d"]]] * 3 + [[["a", "b", "c", None]]], [["a", "b", "c", "d"]] * 3 +
+                               [["a", "b", "c", None]], jobs=jobs) == 1.0
