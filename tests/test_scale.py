@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from nltk.translate import bleu_score as nltk_bleu
+from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import BLEU, BleuWarning, SmoothingFunction, corpus_bleu
 from bleu_lib import bleu_score as bleu_score_module
@@ -275,6 +276,16 @@ def test_corpus_bleu_streams_and_processes_give_the_lists_numbers(seed, small_ch
                     for k, v in options.items()}
     if not isinstance(expected, tuple):  # NLTK's number, where ours is one (we refuse NLTK's scores above 1)
         assert expected == quietly(nltk_bleu.corpus_bleu, refs_per_segment, hyps, **nltk_options)
+
+
+def test_peers_need_lists():
+    "README's comparison table: NLTK takes len() of a corpus first; SacreBLEU refuses reference generators."
+    with pytest.raises(TypeError, match="has no len"):
+        nltk_bleu.corpus_bleu(iter([[["a", "b"]]]), iter([["a", "b"]]))
+    with pytest.raises(TypeError, match="should be a sequence of strings"):
+        SacreBLEU().corpus_score(iter(["a b"]), [iter(["a b"])])
+    assert corpus_bleu(iter([[["a", "b"]]]), iter([["a", "b"]]), weights=(0.5, 0.5)) == 1.0
+    assert BLEU().corpus_score(iter(["a b c d"]), [iter(["a b c d"])]).score == 100.0
 
 
 def test_corpus_bleu_automatic_jobs(monkeypatch, small_chunks):
