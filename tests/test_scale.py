@@ -285,7 +285,7 @@ def test_peers_need_lists():
     with pytest.raises(TypeError, match="should be a sequence of strings"):
         SacreBLEU().corpus_score(iter(["a b"]), [iter(["a b"])])
     assert corpus_bleu(iter([[["a", "b"]]]), iter([["a", "b"]]), weights=(0.5, 0.5)) == 1.0
-    assert BLEU().corpus_score(iter(["a b c d"]), [iter(["a b c d"])]).score == 100.0
+    assert BLEU().corpus_score(iter(["a b c d"]), [iter(["a b c d"])]).score == SacreBLEU().corpus_score(["a b c d"], [["a b c d"]]).score
 
 
 def test_corpus_bleu_automatic_jobs(monkeypatch, small_chunks):
