@@ -446,7 +446,7 @@ def signature_with_test(metric, seed, test, n, short):
 
 def paired_tests(args, systems, metric):
     "--paired-bs or --paired-ar: the lines SacreBLEU prints for each system compared with the first, the baseline."
-    from bleu_lib.significance import paired_test, seed_from_environment, segment_statistics  # notebook 09 (NumPy)
+    from bleu_lib.significance import paired_test, seed_from_environment, systems_statistics  # notebook 09 (NumPy)
     test, n = ("bs", args.paired_bs_n) if args.paired_bs else ("ar", args.paired_ar_n)
     seed = seed_from_environment()
     if args.input:
@@ -456,7 +456,7 @@ def paired_tests(args, systems, metric):
     if not args.quiet:
         print(f"python -m bleu_lib: comparing {len(systems) - 1} system(s) with the baseline by "
               f"{'paired bootstrap' if test == 'bs' else 'approximate randomization'} ({n} samples)", file=sys.stderr)
-    stats = [(name, segment_statistics(metric, lines, jobs=args.jobs)) for name, (_, lines) in zip(names, systems)]
+    stats = list(zip(names, systems_statistics(metric, [lines for _, lines in systems], jobs=args.jobs)))
     results = paired_test(stats, metric, test, n, seed=seed)
     signature = signature_with_test(metric, seed, test, n, args.short)
     if args.format == "json":
@@ -476,13 +476,13 @@ ALL_PAIRS_NOTES = """ - p: how often a resampled difference, centred on zero, wa
 
 def all_pairs(args, systems, metric):
     "--paired-all: notebook 09's compare_all as two tables (systems, then pairs) or JSON, with notes and the signature."
-    from bleu_lib.significance import compare_all, seed_from_environment, segment_statistics, text_table
+    from bleu_lib.significance import compare_all, seed_from_environment, systems_statistics, text_table
     seed, n = seed_from_environment(), args.paired_bs_n
     names = [name for name, _ in systems] if args.input else [f"System {k}" for k in range(1, len(systems) + 1)]
     if not args.quiet:
         print(f"python -m bleu_lib: comparing every pair of {len(systems)} systems by paired bootstrap ({n} samples)",
               file=sys.stderr)
-    named_stats = [(name, segment_statistics(metric, lines, jobs=args.jobs)) for name, (_, lines) in zip(names, systems)]
+    named_stats = list(zip(names, systems_statistics(metric, [lines for _, lines in systems], jobs=args.jobs)))
     comparison = compare_all(named_stats, metric, n, seed)
     signature = signature_with_test(metric, seed, "bs", n, args.short)
     if args.format == "json":

@@ -8,9 +8,10 @@ __all__ = ['SACREBLEU_VERSION', 'SMOOTH_DEFAULTS', 'PARALLEL_THRESHOLD', 'CHUNK_
            'BLEUSignature', 'hypothesis_error', 'check_hypotheses', 'check_hypothesis_list', 'length_error',
            'check_reference_streams', 'check_stream_lists', 'reference_error', 'InputWatch', 'hypothesis_stream',
            'reference_streams', 'read_segments', 'check_row', 'cache_length_error', 'read_hypotheses',
-           'clipped_matches', 'segment_row', 'row_stats', 'ReferenceCache', 'batches', 'count_segments', 'start_worker',
-           'count_in_worker', 'count_chunks', 'check_jobs', 'available_cpus', 'plan_jobs', 'looks_chinese_or_japanese',
-           'warn_about_input', 'warn_zero_score', 'BLEU']
+           'reference_grams', 'clipped_matches', 'segment_row', 'row_stats', 'ReferenceCache', 'batches',
+           'count_segments', 'start_worker', 'count_in_worker', 'count_chunks', 'check_jobs', 'available_cpus',
+           'plan_jobs', 'count_systems', 'systems_rows', 'looks_chinese_or_japanese', 'warn_about_input',
+           'warn_zero_score', 'BLEU']
 
 # %% ../notebooks/A3_sacrebleu_interface.ipynb #c05
 import json
@@ -345,32 +346,43 @@ def read_hypotheses(hyps, n_cached, watch):
         raise cache_length_error(n_cached, i + 1)
 
 # %% ../notebooks/A3_sacrebleu_interface.ipynb #s03
-def clipped_matches(hyp, refs, max_order):
-    """The clipped matches m_1..m_N of the tokens `hyp` against `refs`: notebook 02's numbers, counted with sets.
-    An n-gram is built from the (n-1)-gram before it and one more token, as a pair: ((a, b), c) stands for (a, b, c)."""
-    matches, hyp_grams, ref_grams = [0] * max_order, hyp, refs  # the 1-grams: the tokens themselves
+def reference_grams(refs, max_order):
+    """Per order, the references' n-grams: (the set of those any reference has, each reference's list). Built once, they
+    serve every hypothesis of the segment. An n-gram is built from the (n-1)-gram before it and one more token, as a
+    pair: ((a, b), c) stands for (a, b, c)."""
+    grams, by_order = refs, []  # the 1-grams: the tokens themselves
     for n in range(max_order):
+        if n:
+            grams = [list(zip(ref_grams, ref[n:])) for ref_grams, ref in zip(grams, refs)]  # the (n+1)-grams
+        by_order.append((set().union(*grams), grams))
+    return by_order
+
+
+def clipped_matches(hyp, ref_grams):
+    "The clipped matches m_1..m_N of the tokens `hyp` against reference_grams(refs, N): notebook 02's numbers, with sets."
+    matches, hyp_grams = [0] * len(ref_grams), hyp
+    for n, (anywhere, grams) in enumerate(ref_grams):
         if n:
             if n >= len(hyp):
                 break
-            hyp_grams = list(zip(hyp_grams, hyp[n:]))  # the (n+1)-grams
-            ref_grams = [list(zip(grams, ref[n:])) for grams, ref in zip(ref_grams, refs)]
+            hyp_grams = list(zip(hyp_grams, hyp[n:]))  # the (n+1)-grams, as the references' are built
         distinct = set(hyp_grams)
-        m_n = len(distinct) - len(distinct.difference(*ref_grams))  # one match for each n-gram that a reference has
+        m_n = len(distinct.intersection(anywhere))  # one match for each n-gram that a reference has
         if m_n == 0:
             break  # no longer n-gram can match either: its first n + 1 tokens would be a match
         if len(distinct) < len(hyp_grams):  # a repeated n-gram matches again, up to its count in one reference
             for gram, count in Counter(hyp_grams).items():
                 if count > 1:
-                    m_n += max(0, min(count, max(grams.count(gram) for grams in ref_grams)) - 1)
+                    m_n += max(0, min(count, max(ref.count(gram) for ref in grams)) - 1)
         matches[n] = m_n
     return matches
 
 
-def segment_row(hyp, refs, max_order):
-    "SacreBLEU's statistics of one segment (lists of tokens), as one row: [c, r, m_1..m_N, l_1..l_N]."
-    c = len(hyp)
-    return [c, closest_ref_len([len(ref) for ref in refs], c), *clipped_matches(hyp, refs, max_order),
+def segment_row(hyp, refs, max_order, ref_grams=None):
+    """SacreBLEU's statistics of one segment (lists of tokens), as one row: [c, r, m_1..m_N, l_1..l_N]. `ref_grams`:
+    reference_grams(refs, max_order), when another hypothesis of the segment has built them already."""
+    c, ref_grams = len(hyp), ref_grams or reference_grams(refs, max_order)
+    return [c, closest_ref_len([len(ref) for ref in refs], c), *clipped_matches(hyp, ref_grams),
             *[max(0, c - n) for n in range(max_order)]]
 
 
@@ -503,6 +515,36 @@ def plan_jobs(jobs, chunks):
         if size >= PARALLEL_THRESHOLD:
             return available_cpus(), chain(ahead, chunks)
     return 1, ahead
+
+# %% ../notebooks/A3_sacrebleu_interface.ipynb #s07b
+def count_systems(metric, chunk):
+    """Each system's rows, in an array('q'), for a chunk (index of its first segment, [(hypothesis of system 1, ...,
+    of system K), ...]) against the cached references: each segment's reference n-grams built once for all K."""
+    start, segments = chunk
+    order, tokens, cache = metric.max_ngram_order, metric._tokens, metric._ref_cache
+    rows = [array("q") for _ in segments[0]]
+    for i, hyps in enumerate(segments, start):
+        refs = cache.refs(i)
+        ref_grams = reference_grams(refs, order)
+        for system_rows, hyp in zip(rows, hyps):
+            system_rows.extend(segment_row(cache.ids_of(tokens(hyp)), refs, order, ref_grams))
+    return rows
+
+
+def systems_rows(metric, systems, jobs=None):
+    """Every segment's row of each system (a list or an iterator of strings) against the metric's cached references, as
+    an array('q') per system: the systems are read in step, and counted segment by segment here or in `jobs` processes."""
+    if metric._ref_cache is None:
+        raise ValueError("no references: give them to the metric, BLEU(references=...)")
+    streams = [read_hypotheses(hypothesis_stream(hyps), len(metric._ref_cache), InputWatch()) for hyps in systems]
+    jobs, chunks = plan_jobs(check_jobs(jobs), batches(zip(*streams), CHUNK_SIZE, numbered=True))
+    rows = [array("q") for _ in systems]
+    for part in count_chunks(count_systems, metric, chunks, jobs):
+        for system_rows, part_rows in zip(rows, part):
+            system_rows.extend(part_rows)
+    for stream in streams:  # zip stops at the first system to end: one longer than the references raises here
+        next(stream, None)
+    return rows
 
 # %% ../notebooks/A3_sacrebleu_interface.ipynb #c21
 CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # kana and Han characters

@@ -321,3 +321,28 @@ def test_corpus_bleu_reads_in_step_and_warns_here(small_chunks):
         with pytest.warns(BleuWarning, match="None is counted as a token"):
             assert corpus_bleu([[["a", "b", "c", "d"]]] * 3 + [[["a", "b", "c", None]]], [["a", "b", "c", "d"]] * 3 +
                                [["a", "b", "c", None]], jobs=jobs) == 1.0
+
+
+# --- several systems against cached references, counted segment by segment ----------------------------------------
+
+@pytest.mark.parametrize("seed", [0, 2, 6])
+def test_systems_counted_together_get_their_own_rows(seed, small_chunks):
+    "systems_statistics (the command line's paired tests) gives each system segment_statistics's rows, in processes too."
+    from bleu_lib.significance import systems_statistics
+    hyps, streams = random_corpus(seed + 300)
+    systems = [hyps, hyps[::-1], [line.upper() for line in hyps]]
+    metric = BLEU(**OPTIONS[seed], references=streams)
+    alone = [quietly(segment_statistics, metric, system, jobs=1) for system in systems]
+    for jobs in (1, 2):
+        together = quietly(systems_statistics, metric, [iter(systems[0]), *systems[1:]], jobs=jobs)
+        assert all((a == b).all() for a, b in zip(together, alone)) and len(together) == 3, jobs
+
+
+def test_systems_of_the_wrong_length():
+    from bleu_lib.significance import systems_statistics
+    metric = BLEU(references=[["a b", "c d"]])
+    for systems in ([["a b", "c d"], ["a b", "c d", "e f"]], [["a b", "c d"], iter(["a b"])], [iter(["a b", "c d", "e"])]):
+        with pytest.raises(ValueError, match="have 2 lines but there are [13] hypotheses"):
+            systems_statistics(metric, systems)
+    with pytest.raises(ValueError, match="no references"):
+        systems_statistics(BLEU(), [["a b"]])
