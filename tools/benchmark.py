@@ -34,9 +34,9 @@ rates 0% to 8%), 2,000 segments, 2 references, written to a temporary folder. Wh
 fresh process and interleaved over --repeat rounds: `python -m sacrebleu REF1 REF2 -i SYS... -m bleu --paired-bs` (then
 `--paired-ar`) against `python -m bleu_lib` with the same arguments, and bleu_lib's `--paired-all` (every pair; SacreBLEU
 has no equivalent). Then, in this process, the two parts of that work apart: counting (each library's per-segment
-statistics of the 9 systems against cached references) and resampling (bleu_lib's paired_test given the statistics;
-for SacreBLEU, its PairedTest's time minus its counting, which PairedTest does inside). Wall and CPU times, the ratios,
-and the 1-minute load beside each.
+statistics of the 9 systems against cached references, as its command counts them: bleu_lib's systems_statistics) and
+resampling (bleu_lib's paired_test given the statistics; for SacreBLEU, its PairedTest's time minus its counting, which
+PairedTest does inside). Wall and CPU times, the ratios, and the 1-minute load beside each.
 """
 import argparse
 import gc
@@ -546,7 +546,7 @@ def print_significance_row(label, sacre, ours):
 
 def benchmark_significance(repeat):
     from sacrebleu.significance import PairedTest
-    from bleu_lib.significance import paired_test, seed_from_environment, segment_statistics
+    from bleu_lib.significance import paired_test, seed_from_environment, systems_statistics
 
     env_seed = os.environ.get("SACREBLEU_SEED", "12345")
     with tempfile.TemporaryDirectory(prefix="bleu-significance-") as folder:
@@ -577,7 +577,8 @@ def benchmark_significance(repeat):
         identical = {}
         for _ in range(repeat):
             t_sacre, _ = timed_call(lambda: [sacre_metric._extract_corpus_statistics(hyps, None) for _, hyps in named_hyps])
-            t_ours, named_stats = timed_call(lambda: [(name, segment_statistics(metric, hyps)) for name, hyps in named_hyps])
+            t_ours, all_stats = timed_call(lambda: systems_statistics(metric, [hyps for _, hyps in named_hyps]))
+            named_stats = [(name, stats) for (name, _), stats in zip(named_hyps, all_stats)]
             parts["counting the 9 systems (in-process)"][0].append(t_sacre)
             parts["counting the 9 systems (in-process)"][1].append(t_ours)
             for test, label in [("bs", "resampling, paired bootstrap (in-process)"),
