@@ -6,9 +6,9 @@
 __all__ = ['DEFAULT_SEED', 'PairedResult', 'MAX_SAMPLES', 'DEFAULT_SAMPLES', 'segment_statistics', 'systems_statistics',
            'rows_matrix', 'as_matrix', 'floored_logs', 'exps', 'smoothed_precisions', 'bleu_scores',
            'bootstrap_indices', 'resample_counts', 'bootstrap_scores', 'confidence_interval', 'p_value',
-           'corpus_scores', 'paired_bootstrap', 'randomization_draws', 'paired_approximate_randomization',
-           'check_count', 'check_seed', 'check_pair', 'seed_from_environment', 'paired_test', 'holm', 'clusters',
-           'Comparison', 'text_table', 'html_table', 'compare_all']
+           'corpus_scores', 'paired_bootstrap', 'randomization_draws', 'shuffled_sums',
+           'paired_approximate_randomization', 'check_count', 'check_seed', 'check_pair', 'seed_from_environment',
+           'paired_test', 'holm', 'clusters', 'Comparison', 'text_table', 'html_table', 'compare_all']
 
 # %% ../notebooks/09_significance.ipynb #c04
 import math
@@ -173,16 +173,24 @@ def randomization_draws(n_segments, n_samples, n_confidence, seed):
     return swaps, resample_counts(indices, n_segments)
 
 # %% ../notebooks/09_significance.ipynb #c22b
+def shuffled_sums(swaps, baseline, systems):
+    "Shuffled system 1's summed statistics in every trial, for each of `systems`: one matrix product for all of them."
+    differences = np.concatenate([baseline - system for system in systems], axis=1)
+    sums, width = swaps @ differences, baseline.shape[1]
+    return [sums[:, k * width:(k + 1) * width] + system.sum(axis=0) for k, system in enumerate(systems)]
+
+
 def paired_approximate_randomization(baseline, system, metric, n_samples=10000, seed=DEFAULT_SEED, n_confidence=-1,
-                                     ties=False, draws=None):
+                                     ties=False, draws=None, shuffled=None):
     """Riezler and Maxwell's paired approximate randomization as SacreBLEU runs it; with n_confidence resamples (not -1), also the
     system's bootstrap mean and 95% half-width from that many resamples (drawn after the coin flips, as SacreBLEU does).
     ties=True counts a shuffled difference equal to the observed one as "at least as large" (the paper's p-value).
-    `draws` (randomization_draws of the seed) skips drawing them again when several systems share a seed."""
+    `draws` (randomization_draws of the seed) and `shuffled` (their shuffled_sums for this system) skip drawing and
+    summing again when several systems share a seed."""
     check_pair(baseline, system)
     swaps, counts = draws or randomization_draws(len(system), n_samples, n_confidence, seed)
     score_baseline, score = corpus_scores(metric, baseline, system)
-    shuffled_1 = swaps @ (baseline - system) + system.sum(axis=0)
+    shuffled_1 = shuffled_sums(swaps, baseline, [system])[0] if shuffled is None else shuffled
     shuffled_2 = (baseline + system).sum(axis=0) - shuffled_1
     differences = np.abs(bleu_scores(shuffled_1, metric) - bleu_scores(shuffled_2, metric))
     p = p_value(differences, abs(score_baseline - score), ties)
@@ -254,8 +262,9 @@ def paired_test(named_stats, metric, test="bs", n_samples=0, n_confidence=-1, se
         counts = None if system_seed is None else resample_counts(bootstrap_indices(n, n_samples, system_seed), n)
         return results + [paired_bootstrap(baseline, stats, metric, n_samples, system_seed, counts) for stats in systems]
     draws = None if system_seed is None else randomization_draws(n, n_samples, n_confidence, system_seed)
-    return results + [paired_approximate_randomization(baseline, stats, metric, n_samples, system_seed, n_confidence, draws=draws)
-                      for stats in systems]
+    shuffled = [None] * len(systems) if draws is None else shuffled_sums(draws[0], baseline, systems)
+    return results + [paired_approximate_randomization(baseline, stats, metric, n_samples, system_seed, n_confidence,
+                                                       draws=draws, shuffled=sums) for stats, sums in zip(systems, shuffled)]
 
 # %% ../notebooks/09_significance.ipynb #c37
 def holm(p_values):
