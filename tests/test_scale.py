@@ -145,17 +145,21 @@ def test_small_corpora_stay_in_this_process(monkeypatch):
     quietly(BLEU().corpus_score, *generators(hyps * 100, [s * 100 for s in streams]), jobs=1)
 
 
-def test_streams_are_read_in_step_never_whole():
-    "A stream is never read ahead of the others (no list of a whole stream is made): at most one line apart."
-    pulled = {"hyps": 0, "refs": 0}
-    gap = []
+def step_counter():
+    "(counted, pulled, gap): counted(name, items) yields the items, noting how far apart the two readers 'hyps' and 'refs' get."
+    pulled, gap = {"hyps": 0, "refs": 0}, []
 
-    def counted(name, lines):
-        for line in lines:
+    def counted(name, items):
+        for item in items:
             pulled[name] += 1
             gap.append(abs(pulled["hyps"] - pulled["refs"]))
-            yield line
+            yield item
+    return counted, pulled, gap
 
+
+def test_streams_are_read_in_step_never_whole():
+    "A stream is never read ahead of the others (no list of a whole stream is made): at most one line apart."
+    counted, pulled, gap = step_counter()
     lines = [f"this is line {i} of the file ." for i in range(5000)]
     BLEU(force=True).corpus_score(counted("hyps", lines), [counted("refs", lines)], jobs=1)
     assert pulled == {"hyps": 5000, "refs": 5000} and max(gap) <= 1
@@ -305,15 +309,7 @@ def test_corpus_bleu_automatic_jobs(monkeypatch, small_chunks):
 
 def test_corpus_bleu_reads_in_step_and_warns_here(small_chunks):
     "Hypotheses and references are read in step; a None token's warning reaches the caller, processes or not."
-    pulled = {"hyps": 0, "refs": 0}
-    gap = []
-
-    def counted(name, items):
-        for item in items:
-            pulled[name] += 1
-            gap.append(abs(pulled["hyps"] - pulled["refs"]))
-            yield item
-
+    counted, pulled, gap = step_counter()
     refs_per_segment, hyps = random_token_corpus(10)
     corpus_bleu(counted("refs", refs_per_segment * 50), counted("hyps", hyps * 50), jobs=1)
     assert pulled == {"hyps": 50 * len(hyps), "refs": 50 * len(hyps)} and max(gap) <= 1
