@@ -21,7 +21,9 @@ note when it is not installed; the rows with jobs=2 only when bleu_lib has a `jo
 Every measurement is one call in a fresh process (`--child`), which reads its input from files first: wall time, CPU
 time (all threads, and worker processes once they have exited), and peak memory (ru_maxrss), printed as the process's
 peak and as what the call added to the memory the process held before it, its input included (on Linux the peak is
-reset once the input is read, so that the memory reading it took for a while does not count; elsewhere it does). The rows take turns over
+reset once the input is read, so that the memory reading it took for a while does not count; elsewhere it does). A
+worker process's memory is its private pages, polled while it runs (Linux; elsewhere its whole peak, which counts the
+pages a forked worker shares with its parent, input included, as its own). The rows take turns over
 --repeat rounds (5 times as many under 10,000 segments, where a call takes milliseconds; interleaved, the order rotated
 each round), and the table shows each row's medians, with the range of the machine's 1-minute load average before its
 runs. Ratios are peer / bleu_lib on the same task (above 1: bleu_lib is faster or smaller). A row whose peak memory,
@@ -51,6 +53,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -226,7 +229,7 @@ def prepare(task, library, folder):
     if library == "SacreBLEU":
         return lambda: SacreBLEU(tokenize="none").corpus_score(hyps, streams).score
     per_segment, hyps = [[ref.split() for ref in refs] for refs in zip(*streams)], [hyp.split() for hyp in hyps]
-    del streams
+    streams = None  # the raw lines are not needed once split
     score = nltk_corpus_bleu if library == "NLTK" else bleu_lib_corpus_bleu(2 if library == "bleu_lib jobs=2" else 1)
     return lambda: 100 * score(per_segment, hyps)
 
@@ -253,6 +256,27 @@ def reset_peak():
         pass
 
 
+class WorkerMemory(threading.Thread):
+    """Linux: the largest private memory (pages not shared with this process) of any child process, polled while a call
+    runs. A forked worker shares the parent's pages, its input included, which its ru_maxrss counts as its own."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.peak_kb, self.running = None, True
+
+    def run(self):
+        while self.running:
+            for stat in Path("/proc").glob("[0-9]*/stat"):
+                try:
+                    if stat.read_text().split()[3] == str(os.getpid()):  # field 4: the parent's process id
+                        rollup = Path(stat.parent, "smaps_rollup").read_text().splitlines()
+                        private = sum(int(line.split()[1]) for line in rollup if line.startswith("Private_"))
+                        self.peak_kb = max(self.peak_kb or 0, private)
+                except (OSError, IndexError, ValueError):  # gone meanwhile, or not Linux
+                    pass
+            time.sleep(0.1)
+
+
 def child(task, library, folder):
     "One measurement, in this fresh process: print wall and CPU seconds, memory in KiB and the score as JSON."
     quiet()
@@ -262,13 +286,17 @@ def child(task, library, folder):
     reset_peak()
     before_kb = resident_kb()
     workers_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    watch = WorkerMemory()
+    watch.start()
     start_wall, start_cpu = time.perf_counter(), time.process_time()
     score = call()
     wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
+    watch.running = False
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu += (workers.ru_utime - workers_before.ru_utime) + (workers.ru_stime - workers_before.ru_stime)
     print(json.dumps({"wall": wall, "cpu": cpu, "peak_kb": peak_kb(resource.RUSAGE_SELF), "before_kb": before_kb,
-                      "start_kb": start_kb, "worker_peak_kb": peak_kb(resource.RUSAGE_CHILDREN), "score": score}))
+                      "start_kb": start_kb, "worker_peak_kb": peak_kb(resource.RUSAGE_CHILDREN),
+                      "worker_private_kb": watch.peak_kb, "score": score}))
 
 
 def quiet():
@@ -362,9 +390,15 @@ def measure_corpus(folder, segments, args, peaks, generated=True):
     return results
 
 
+def worker_kb(measured):
+    "A worker's own peak memory: its private pages where they could be read (Linux), else its whole peak (more)."
+    private = measured.get("worker_private_kb")
+    return measured["worker_peak_kb"] if private is None else private
+
+
 def total_peak_kb(measured, library):
-    "A run's peak memory; for jobs=2, plus two workers' peaks (an overestimate: forked workers share pages)."
-    return measured["peak_kb"] + (2 * measured["worker_peak_kb"] if library == "bleu_lib jobs=2" else 0)
+    "A run's peak memory; for jobs=2, plus two workers' own."
+    return measured["peak_kb"] + (2 * worker_kb(measured) if library == "bleu_lib jobs=2" else 0)
 
 
 def projected_gb(task, library, segments, args, peaks):
@@ -393,7 +427,8 @@ def summary(measured):
     median = lambda key: statistics.median(m[key] for m in measured)  # noqa: E731
     return {"wall": median("wall"), "cpu": median("cpu"), "peak_kb": median("peak_kb"),
             "added_kb": statistics.median(m["peak_kb"] - m["before_kb"] for m in measured),
-            "worker_kb": median("worker_peak_kb"), "score": measured[0]["score"],
+            "worker_kb": statistics.median(worker_kb(m) for m in measured), "score": measured[0]["score"],
+            "worker_private": all(m.get("worker_private_kb") is not None for m in measured),
             "load": (min(m["load"] for m in measured), max(m["load"] for m in measured))}
 
 
@@ -425,7 +460,8 @@ def print_table(label, results):
             line = (f"{title:18} {name:42} {seconds(result['wall'])} {seconds(result['cpu'])} {load:>9} "
                     f"{megabytes(result['peak_kb'])} {megabytes(result['added_kb'])} {result['score']:8.4f}")
             if library.startswith("bleu_lib jobs") and result["worker_kb"]:
-                line += f"   (+ workers, up to {result['worker_kb'] / 1024:.0f} MB each)"
+                whose = "of their own" if result["worker_private"] else "with the pages shared with bleu_lib's"
+                line += f"   (+ workers, up to {result['worker_kb'] / 1024:.0f} MB each {whose})"
             elif not library.startswith("bleu_lib") and isinstance(ours, dict):
                 line += (f"   {ratio(result['wall'], ours['wall']):>21} {ratio(result['cpu'], ours['cpu'])} "
                          f"{ratio(result['added_kb'], ours['added_kb'])}")
