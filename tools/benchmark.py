@@ -20,16 +20,16 @@ note when it is not installed; the rows with jobs=2 only when bleu_lib has a `jo
 
 Every measurement is one call in a fresh process (`--child`), which reads its input from files first: wall time, CPU
 time (all threads, and worker processes once they have exited), and peak memory (ru_maxrss), printed as the process's
-peak and as what the call added to the memory the process held before it, its input included (on Linux the peak is
-reset once the input is read, so that the memory reading it took for a while does not count; elsewhere it does). A
-worker process's memory is its private pages, polled while it runs (Linux; elsewhere its whole peak, which counts the
-pages a forked worker shares with its parent, input included, as its own). The rows take turns over
---repeat rounds (5 times as many under 10,000 segments, where a call takes milliseconds; interleaved, the order rotated
-each round), and the table shows each row's medians, with the range of the machine's 1-minute load average before its
-runs. Ratios are peer / bleu_lib on the same task (above 1: bleu_lib is faster or smaller). A row whose peak memory,
-projected from a smaller run, would exceed --max-gb (or 80% of the memory available) is skipped with its projection
-rather than run. Below the table, issue 15's targets (the comparisons with bleuscore and of memory from 100,000 segments
-on).
+peak and as what the call added to the memory the process held before it, its input included (on Linux the peak is reset
+once the input is read, so that the memory reading it took for a while does not count; elsewhere it does). A worker
+process's memory is its private pages, polled while it runs (Linux; elsewhere its whole peak, which counts the pages a
+forked worker shares with its parent, input included, as its own). The rows take turns over --repeat rounds (5 times as
+many under 10,000 segments, where a call takes milliseconds; interleaved, the order rotated each round), and the table
+shows each row's medians, with the range of the machine's 1-minute load average before its runs. Ratios are peer /
+bleu_lib on the same task (above 1: bleu_lib is faster or smaller; for memory, only where bleu_lib adds 1 MB or more:
+below that, the ratio would be of noise). A row whose peak memory, projected from a smaller run, would exceed --max-gb
+(or 80% of the memory available) is skipped with its projection rather than run. Below the table, issue 15's targets
+(the comparisons with bleuscore and of memory from 100,000 segments on).
 
 --significance: paired tests on 9 systems (a baseline and 8 others: the generated hypotheses with words deleted at
 rates 0% to 8%), 2,000 segments, 2 references, written to a temporary folder. Whole runs of the two commands, each in a
@@ -464,7 +464,7 @@ def print_table(label, results):
                 line += f"   (+ workers, up to {result['worker_kb'] / 1024:.0f} MB each {whose})"
             elif not library.startswith("bleu_lib") and isinstance(ours, dict):
                 line += (f"   {ratio(result['wall'], ours['wall']):>21} {ratio(result['cpu'], ours['cpu'])} "
-                         f"{ratio(result['added_kb'], ours['added_kb'])}")
+                         f"{ratio(result['added_kb'], ours['added_kb']) if ours['added_kb'] >= 1024 else '-':>7}")
             print(line)
 
 
