@@ -22,6 +22,7 @@ every smoothing method, lowercase, effective order, seeds 12345, 7 and 0, identi
 import math
 import os
 import random
+import tracemalloc
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest
 
 from bleu_lib.metric import BLEU
+from bleu_lib import significance
 from bleu_lib.significance import (MAX_SAMPLES, check_count, check_seed, holm, paired_approximate_randomization,
                                    paired_bootstrap, paired_test, segment_statistics)
 from tools.benchmark import deleted_words, generated_corpus
@@ -308,6 +310,27 @@ def test_ties_option(systems):
     strict = paired_approximate_randomization(baseline, system, METRIC, 1000)
     tied = paired_approximate_randomization(baseline, system, METRIC, 1000, ties=True)
     assert strict.p_value == 1 / 1001 and tied.p_value == 1.0 and tied.score == strict.score
+
+
+def peak_memory(call):
+    "(call(), the most memory NumPy and Python held at once during it, in MB)."
+    tracemalloc.start()
+    try:
+        return call(), tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def test_coin_flips_are_drawn_a_block_at_a_time(monkeypatch):
+    """1,000 trials on 20,040 segments: 20 million coin flips, 160 MB as floats in one matrix. Drawn and multiplied a block
+    at a time, they never are: the test holds a few MB, and its result is the one-matrix result, p-value and interval."""
+    baseline, system = (np.tile(stats, (334, 1)) for stats in (STATS, STATS_BETA))  # the Kellbrück corpus, 334 times
+    run = lambda: paired_approximate_randomization(baseline, system, METRIC, 1000, n_confidence=10)  # noqa: E731
+    blocked, blocked_mb = peak_memory(run)
+    monkeypatch.setattr(significance, "FLIPS_AT_A_TIME", 1000 * len(baseline))  # one block: all the flips at once
+    whole, whole_mb = peak_memory(run)
+    assert blocked == whole and blocked.mean is not None
+    assert whole_mb > 160 and blocked_mb < 20, (whole_mb, blocked_mb)
 
 
 # --- bad input: our errors (SacreBLEU asserts, or silently takes a default) -----------------------------------------

@@ -35,7 +35,8 @@ below that, the ratio would be of noise). A row whose peak memory, projected fro
 rates 0% to 8%), 2,000 segments, 2 references, written to a temporary folder. Whole runs of the two commands, each in a
 fresh process and interleaved over --repeat rounds: `python -m sacrebleu REF1 REF2 -i SYS... -m bleu --paired-bs` (then
 `--paired-ar`) against `python -m bleu_lib` with the same arguments, and bleu_lib's `--paired-all` (every pair; SacreBLEU
-has no equivalent). Then, in this process, the two parts of that work apart: counting (each library's per-segment
+has no equivalent), and a floor: a fresh process that only starts, imports NumPy and bleu_lib, and reads and tokenizes
+(13a) every line, the least any command in Python must do before it counts anything. Then, in this process, the two parts of that work apart: counting (each library's per-segment
 statistics of the 9 systems against cached references, as its command counts them: bleu_lib's systems_statistics) and
 resampling (bleu_lib's paired_test given the statistics; for SacreBLEU, its PairedTest's time minus its counting, which
 PairedTest does inside). Wall and CPU times, the ratios, and the 1-minute load beside each.
@@ -549,6 +550,15 @@ def significance_corpus(folder, segments=2000, seed=13):
     return [str(r) for r in refs], [str(s) for s in systems]
 
 
+FLOOR = """import sys, numpy
+from bleu_lib.tokenizers import tokenize_13a
+for path in sys.argv[1:]:
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            tokenize_13a(line.rstrip("\\n")).split()
+"""  # the --significance floor: start, import, read and tokenize, and nothing more
+
+
 def timed_subprocess(command):
     "(wall seconds, CPU seconds of the child, 1-minute load before the run) of one command, which must succeed."
     load = os.getloadavg()[0]
@@ -592,6 +602,8 @@ def benchmark_significance(repeat):
                 for label, option in [("paired bootstrap", "--paired-bs"), ("approx. randomization", "--paired-ar")]}
         runs["whole run, every pair (bleu_lib only)"] = [None, [sys.executable, "-m", "bleu_lib", *refs, "-i", *systems,
                                                                "--paired-all"]]
+        floor_label = "floor: start, import, read, tokenize (bleu_lib)"
+        runs[floor_label] = [None, [sys.executable, "-c", FLOOR, *refs, *systems]]
         print(f"{len(systems)} systems (baseline first), 2,000 segments, 2 references, SACREBLEU_SEED={env_seed}; "
               f"best of {repeat} interleaved rounds; load = 1-minute load average before the run ({os.cpu_count()} CPUs)")
         print(f"{'':46} {'SacreBLEU':>26}   {'bleu_lib':>26}   {'SacreBLEU / bleu_lib':>14}")
@@ -604,6 +616,9 @@ def benchmark_significance(repeat):
                         times.append(timed_subprocess(command))
         for label, (sacre, ours) in timings.items():
             print_significance_row(label, best(sacre) if sacre else None, best(ours))
+        sacre_bs, floor = best(timings["whole run, paired bootstrap (command line)"][0]), best(timings[floor_label][1])
+        print(f"10 times SacreBLEU's paired bootstrap: a whole run under {sacre_bs[0] / 10:.2f}s; the floor alone takes "
+              f"{floor[0]:.2f}s, leaving {sacre_bs[0] / 10 - floor[0]:.2f}s to count {len(systems) * 2000:,} hypotheses and resample")
 
         read = lambda path: Path(path).read_text(encoding="utf-8").splitlines()  # noqa: E731
         ref_lines, named_hyps = [read(r) for r in refs], [(Path(p).name, read(p)) for p in systems]
