@@ -519,15 +519,18 @@ def plan_jobs(jobs, chunks):
 # %% ../notebooks/A3_sacrebleu_interface.ipynb #s07b
 def count_systems(metric, chunk):
     """Each system's rows, in an array('q'), for a chunk (index of its first segment, [(hypothesis of system 1, ...,
-    of system K), ...]) against the cached references: each segment's reference n-grams built once for all K."""
+    of system K), ...]) against the cached references: each segment's reference n-grams built once for all K, and each
+    distinct hypothesis of the segment counted once."""
     start, segments = chunk
     order, tokens, cache = metric.max_ngram_order, metric._tokens, metric._ref_cache
     rows = [array("q") for _ in segments[0]]
     for i, hyps in enumerate(segments, start):
         refs = cache.refs(i)
-        ref_grams = reference_grams(refs, order)
+        ref_grams, row_of = reference_grams(refs, order), {}  # hypothesis -> its row, for this segment only
         for system_rows, hyp in zip(rows, hyps):
-            system_rows.extend(segment_row(cache.ids_of(tokens(hyp)), refs, order, ref_grams))
+            if hyp not in row_of:
+                row_of[hyp] = segment_row(cache.ids_of(tokens(hyp)), refs, order, ref_grams)
+            system_rows.extend(row_of[hyp])
     return rows
 
 

@@ -323,15 +323,17 @@ def test_corpus_bleu_reads_in_step_and_warns_here(small_chunks):
 
 @pytest.mark.parametrize("seed", [0, 2, 6])
 def test_systems_counted_together_get_their_own_rows(seed, small_chunks):
-    "systems_statistics (the command line's paired tests) gives each system segment_statistics's rows, in processes too."
+    """systems_statistics (the command line's paired tests) gives each system segment_statistics's rows, in processes too,
+    where systems give the same hypothesis for a segment (counted once) as well as where they differ."""
     from bleu_lib.significance import systems_statistics
     hyps, streams = random_corpus(seed + 300)
-    systems = [hyps, hyps[::-1], [line.upper() for line in hyps]]
+    half = len(hyps) // 2
+    systems = [hyps, hyps[::-1], [line.upper() for line in hyps], hyps[:half] + hyps[::-1][half:]]
     metric = BLEU(**OPTIONS[seed], references=streams)
     alone = [quietly(segment_statistics, metric, system, jobs=1) for system in systems]
     for jobs in (1, 2):
         together = quietly(systems_statistics, metric, [iter(systems[0]), *systems[1:]], jobs=jobs)
-        assert all((a == b).all() for a, b in zip(together, alone)) and len(together) == 3, jobs
+        assert all((a == b).all() for a, b in zip(together, alone)) and len(together) == 4, jobs
 
 
 def test_systems_of_the_wrong_length():
