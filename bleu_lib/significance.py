@@ -268,13 +268,14 @@ def paired_test(named_stats, metric, test="bs", n_samples=0, n_confidence=-1, se
         check_pair(baseline, stats)
     n, confidence_n = len(baseline), n_samples if test == "bs" else n_confidence
     results = [PairedResult(corpus_scores(metric, baseline)[0], None, None, None)]
-    if confidence_n > 0:
-        mean, ci = confidence_interval(bootstrap_scores(baseline, metric, resample_counts(bootstrap_indices(n, confidence_n, seed), n)))
+    counts = resample_counts(bootstrap_indices(n, confidence_n, seed), n) if confidence_n > 0 else None
+    if counts is not None:
+        mean, ci = confidence_interval(bootstrap_scores(baseline, metric, counts))
         results[0] = results[0]._replace(mean=mean, ci=ci)
     system_seed = seed if seed else None  # SacreBLEU's: a seed of 0 reseeds from fresh entropy
     # SacreBLEU seeds a new generator for each system: with a fixed seed all systems get the same draws, made once here
-    if test == "bs":
-        counts = None if system_seed is None else resample_counts(bootstrap_indices(n, n_samples, system_seed), n)
+    if test == "bs":  # for the bootstrap, the very draws of the baseline's interval: the same seed and count
+        counts = None if system_seed is None else counts
         return results + [paired_bootstrap(baseline, stats, metric, n_samples, system_seed, counts) for stats in systems]
     draws = [None] * len(systems)
     if system_seed is not None:
