@@ -604,8 +604,11 @@ def benchmark_significance(repeat):
                                                                "--paired-all"]]
         floor_label = "floor: start, import, read, tokenize (bleu_lib)"
         runs[floor_label] = [None, [sys.executable, "-c", FLOOR, *refs, *systems]]
+        hypotheses = list(zip(*(Path(path).read_text(encoding="utf-8").splitlines() for path in systems)))
         print(f"{len(systems)} systems (baseline first), 2,000 segments, 2 references, SACREBLEU_SEED={env_seed}; "
               f"best of {repeat} interleaved rounds; load = 1-minute load average before the run ({os.cpu_count()} CPUs)")
+        print(f"{sum(map(len, map(set, hypotheses))):,} distinct hypotheses among the {len(systems) * len(hypotheses):,} (one "
+              "given by several systems for a segment counts once): deleting words at random leaves many segments as they were")
         print(f"{'':46} {'SacreBLEU':>26}   {'bleu_lib':>26}   {'SacreBLEU / bleu_lib':>14}")
         print(f"{'task':46} {'wall':>8} {'CPU':>8} {'load':>5}   {'wall':>8} {'CPU':>8} {'load':>5}   {'wall':>7} {'CPU':>7}")
         timings = {label: ([], []) for label in runs}
