@@ -175,7 +175,7 @@ def coin_flips(rng, n_samples, n_segments):
 
 
 def shuffled_sums(flips, baseline, systems):
-    "Shuffled system 1's summed statistics in every trial, for each of `systems`: per block of flips, one matrix product for all."
+    "Shuffled system 1's summed statistics in every trial, for each of `systems`: a matrix product per block of flips."
     differences = np.concatenate([baseline - system for system in systems], axis=1)
     sums, width = np.concatenate([block.astype(np.float64) @ differences for block in flips]), baseline.shape[1]
     return [sums[:, k * width:(k + 1) * width] + system.sum(axis=0) for k, system in enumerate(systems)]

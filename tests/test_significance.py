@@ -31,8 +31,8 @@ import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest
 
-from bleu_lib.metric import BLEU
 from bleu_lib import significance
+from bleu_lib.metric import BLEU
 from bleu_lib.significance import (MAX_SAMPLES, check_count, check_seed, holm, paired_approximate_randomization,
                                    paired_bootstrap, paired_test, segment_statistics)
 from tools.benchmark import deleted_words, generated_corpus

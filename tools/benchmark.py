@@ -34,12 +34,13 @@ below that, the ratio would be of noise). A row whose peak memory, projected fro
 --significance: paired tests on 9 systems (a baseline and 8 others: the generated hypotheses with words deleted at
 rates 0% to 8%), 2,000 segments, 2 references, written to a temporary folder. Whole runs of the two commands, each in a
 fresh process and interleaved over --repeat rounds: `python -m sacrebleu REF1 REF2 -i SYS... -m bleu --paired-bs` (then
-`--paired-ar`) against `python -m bleu_lib` with the same arguments, and bleu_lib's `--paired-all` (every pair; SacreBLEU
-has no equivalent), and a floor: a fresh process that only starts, imports NumPy and bleu_lib, and reads and tokenizes
-(13a) every line, the least any command in Python must do before it counts anything. Then, in this process, the two parts of that work apart: counting (each library's per-segment
-statistics of the 9 systems against cached references, as its command counts them: bleu_lib's systems_statistics) and
-resampling (bleu_lib's paired_test given the statistics; for SacreBLEU, its PairedTest's time minus its counting, which
-PairedTest does inside). Wall and CPU times, the ratios, and the 1-minute load beside each.
+`--paired-ar`) against `python -m bleu_lib` with the same arguments, and bleu_lib's `--paired-all` (every pair;
+SacreBLEU has no equivalent), and a floor: a fresh process that only starts, imports NumPy and bleu_lib, and reads and
+tokenizes (13a) every line, the least any command in Python must do before it counts anything. Then, in this process,
+the two parts of that work apart: counting (each library's per-segment statistics of the 9 systems against cached
+references, as its command counts them: bleu_lib's systems_statistics) and resampling (bleu_lib's paired_test given the
+statistics; for SacreBLEU, its PairedTest's time minus its counting, which PairedTest does inside). Wall and CPU times,
+the ratios, and the 1-minute load beside each.
 """
 import argparse
 import gc
@@ -620,8 +621,9 @@ def benchmark_significance(repeat):
         for label, (sacre, ours) in timings.items():
             print_significance_row(label, best(sacre) if sacre else None, best(ours))
         sacre_bs, floor = best(timings["whole run, paired bootstrap (command line)"][0]), best(timings[floor_label][1])
-        print(f"10 times SacreBLEU's paired bootstrap: a whole run under {sacre_bs[0] / 10:.2f}s; the floor alone takes "
-              f"{floor[0]:.2f}s, leaving {sacre_bs[0] / 10 - floor[0]:.2f}s to count {len(systems) * 2000:,} hypotheses and resample")
+        budget = sacre_bs[0] / 10
+        print(f"10 times SacreBLEU's paired bootstrap: a whole run under {budget:.2f}s; the floor alone takes "
+              f"{floor[0]:.2f}s, leaving {budget - floor[0]:.2f}s to count {len(systems) * 2000:,} hypotheses and resample")
 
         read = lambda path: Path(path).read_text(encoding="utf-8").splitlines()  # noqa: E731
         ref_lines, named_hyps = [read(r) for r in refs], [(Path(p).name, read(p)) for p in systems]
