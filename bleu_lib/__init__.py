@@ -16,10 +16,11 @@ from .brevity import brevity_penalty, closest_ref_length
 from .sentence import BleuStats, BleuWarning, ZeroBleuWarning, bleu_from_stats, segment_stats
 from .corpus import corpus_stats
 from .tokenizers import TOKENIZERS, get_tokenizer
-from .metric import BLEU, BLEUScore, BLEUSignature
+from .metric import BLEU
+from .result import BLEUScore, BLEUSignature
 from .smoothing import chen_cherry_bleu, chen_cherry_bleu_from_stats
 from .bleu_score import (Precision, SmoothingFunction, corpus_bleu, modified_precision,  # NLTK's layer (A2)
-                                 nltk32_bleu_from_stats, sentence_bleu)
+                         nltk32_bleu_from_stats, sentence_bleu)
 
 _all_ = ["ngrams", "ngram_counts", "Precision", "modified_precision", "brevity_penalty", "closest_ref_length",
          "BleuStats", "BleuWarning", "ZeroBleuWarning", "bleu_from_stats", "nltk32_bleu_from_stats", "segment_stats", "sentence_bleu",

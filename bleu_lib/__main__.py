@@ -24,7 +24,8 @@ import zlib
 from itertools import zip_longest
 
 from . import __version__
-from .metric import BLEU, SACREBLEU_VERSION
+from .metric import BLEU
+from .result import SACREBLEU_VERSION
 from .smoothing import named_methods
 from .sentence import ZeroBleuWarning
 from .tokenizers import TOKENIZERS

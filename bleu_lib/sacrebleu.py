@@ -10,7 +10,8 @@ __all__ = ['metrics', 'compat', 'NOT_BLEU', 'corpus_bleu', 'raw_corpus_bleu', 's
 import sys
 from types import ModuleType
 
-from .metric import BLEU, BLEUScore, BLEUSignature, SACREBLEU_VERSION
+from .metric import BLEU
+from .result import SACREBLEU_VERSION, BLEUScore, BLEUSignature
 
 __version__ = SACREBLEU_VERSION  # the SacreBLEU release whose numbers, output and signatures this module reproduces
 _all_ = ["BLEU", "BLEUScore", "BLEUSignature"]  # nbdev: `from bleu_lib.sacrebleu import *` brings the class too

@@ -4,14 +4,13 @@
 
 # %% auto #0
 __all__ = ['DEFAULT_SEED', 'PairedResult', 'FLIPS_AT_A_TIME', 'MAX_SAMPLES', 'DEFAULT_SAMPLES', 'segment_statistics',
-           'systems_statistics', 'rows_matrix', 'as_matrix', 'floored_logs', 'exps', 'smoothed_precisions',
-           'bleu_scores', 'bootstrap_indices', 'resample_counts', 'bootstrap_scores', 'confidence_interval', 'p_value',
-           'corpus_scores', 'paired_bootstrap', 'coin_flips', 'shuffled_sums', 'randomization_draws',
-           'paired_approximate_randomization', 'check_count', 'check_seed', 'check_pair', 'seed_from_environment',
-           'paired_test', 'holm', 'clusters', 'Comparison', 'text_table', 'html_table', 'compare_all']
+           'systems_statistics', 'rows_matrix', 'as_matrix', 'bootstrap_indices', 'resample_counts', 'bootstrap_scores',
+           'interval', 'confidence_interval', 'p_value', 'corpus_scores', 'paired_bootstrap', 'coin_flips',
+           'shuffled_sums', 'randomization_draws', 'paired_approximate_randomization', 'check_count', 'check_seed',
+           'check_pair', 'seed_setting', 'seed_from_environment', 'paired_test', 'holm', 'clusters', 'Comparison',
+           'text_table', 'html_table', 'compare_all']
 
 # %% ../notebooks/09_significance.ipynb #c04
-import math
 import os
 import statistics
 from collections import namedtuple
@@ -19,8 +18,9 @@ from numbers import Integral
 
 import numpy as np
 
-from .metric import BLEU, SMOOTH_DEFAULTS, check_hypotheses, systems_rows
 from .checks import describe
+from .engine import systems_rows
+from .scoring import bleu_scores
 
 DEFAULT_SEED = 12345  # SacreBLEU's, when SACREBLEU_SEED is not set
 
@@ -28,10 +28,7 @@ DEFAULT_SEED = 12345  # SacreBLEU's, when SACREBLEU_SEED is not set
 def segment_statistics(metric, hypotheses, references=None, jobs=None):
     """Per segment, the row [c, r, m_1..m_N, l_1..l_N] (SacreBLEU's order), as an integer matrix: counted once, from lists
     or from iterators read a line at a time, in `jobs` processes (None: automatic, as in corpus_score)."""
-    if references is None and metric._ref_cache is None:
-        raise ValueError("no references: pass them, or give them to the metric, BLEU(references=...)")
-    _, rows, _ = metric._statistics(hypotheses, references, jobs, keep_rows=True)
-    return rows_matrix(rows, metric.max_ngram_order)
+    return rows_matrix(metric.segment_rows(hypotheses, references, jobs), metric.max_ngram_order)
 
 
 def systems_statistics(metric, systems, jobs=None):
@@ -48,57 +45,6 @@ def rows_matrix(rows, max_order):
 def as_matrix(segments):
     "Segments' BleuStats as rows [c, r, m_1..m_N, l_1..l_N] of an integer matrix."
     return np.array([(s.hyp_len, s.ref_len, *s.matches, *s.totals) for s in segments], dtype=np.int64)
-
-# %% ../notebooks/09_significance.ipynb #c08
-def floored_logs(values):
-    "SacreBLEU's logarithm of each value (log 0 is taken as -9999999999), with math.log as SacreBLEU calls it."
-    return np.array([math.log(v) if v != 0.0 else -9999999999.0 for v in values.ravel().tolist()]).reshape(values.shape)
-
-
-def exps(values):
-    return np.array(list(map(math.exp, values.ravel().tolist()))).reshape(values.shape)
-
-
-def smoothed_precisions(correct, total, method, value, dtype):
-    "compute_bleu's precisions p_n (in percent) for rows of counts: smoothed where m_n = 0, 0 from the first l_n = 0 on."
-    if method == "add-k":
-        correct[:, 1:] += dtype(value)
-        total[:, 1:] += dtype(value)
-    present = np.cumprod(total != 0, axis=1).astype(bool)  # the orders before the first with no n-gram at all
-    percents = np.zeros(correct.shape, dtype=dtype)
-    matched, unmatched = present & (correct != 0), present & (correct == 0)
-    percents[matched] = dtype(100.0) * correct[matched] / total[matched]
-    if method == "exp":  # the k-th order without a match counts 1/2^k of a match
-        halvings = (2.0 ** np.cumsum(unmatched, axis=1)).astype(dtype)
-        percents[unmatched] = dtype(100.0) / (halvings[unmatched] * total[unmatched])
-    elif method == "floor":
-        percents[unmatched] = dtype(100.0 * value) / total[unmatched]
-    return percents, present
-
-# %% ../notebooks/09_significance.ipynb #c09
-def bleu_scores(sums, metric, float32=False):
-    """The score compute_bleu gives each row of summed statistics, bit for bit, for all rows at once.
-
-    `float32=True` computes with float32 counts, as SacreBLEU's bootstrap does."""
-    sums, order, dtype = np.asarray(sums), metric.max_ngram_order, np.float32 if float32 else np.float64
-    method = metric.smooth_method
-    if method not in SMOOTH_DEFAULTS:  # a method registered later in notebook 07's SMOOTHING: its own rule, row by row
-        rows = sums.astype(np.int64).tolist()  # resampled sums are whole numbers held as floats
-        return np.array([metric.compute_bleu(row[2:2 + order], row[2 + order:], row[0], row[1], method,
-                                             metric.smooth_value, metric.effective_order, order).score for row in rows])
-    value = SMOOTH_DEFAULTS[method] if metric.smooth_value is None else metric.smooth_value
-    correct, total = sums[:, 2:2 + order].astype(dtype), sums[:, 2 + order:2 + 2 * order].astype(dtype)
-    percents, present = smoothed_precisions(correct, total, method, value, dtype)
-    used = present.sum(axis=1) if metric.effective_order else np.full(len(sums), order)
-    used[used == 0] = order
-    logs, log_sum = floored_logs(percents.astype(np.float64)), np.zeros(len(sums))
-    for n in range(order):  # added in order, as Python's sum() does
-        log_sum = np.where(n < used, log_sum + logs[:, n], log_sum)
-    c, r = sums[:, 0].astype(np.float64), sums[:, 1].astype(np.float64)
-    bp = np.ones(len(sums))
-    short = c < r
-    bp[short] = np.where(c[short] > 0, exps(1 - r[short] / np.maximum(c[short], 1)), 0.0)
-    return np.where(sums[:, 2:2 + order].any(axis=1), bp * exps(log_sum / used), 0.0)  # no match at all: 0
 
 # %% ../notebooks/09_significance.ipynb #c14
 def bootstrap_indices(n_segments, n_samples, seed):
@@ -118,18 +64,24 @@ def bootstrap_scores(stats, metric, counts):
     return bleu_scores(counts @ stats, metric, float32=True)  # SacreBLEU sums in float32: the same numbers below 2**24
 
 # %% ../notebooks/09_significance.ipynb #c15
+def interval(values):
+    "The middle 95% of resampled values, as (lowest, highest) of those kept: SacreBLEU drops n // 40 at each end."
+    ordered = np.sort(np.asarray(values))
+    # Hint: drop n // 40 values at each end of the sorted values; return the first and the last that remain
+    ### BEGIN SOLUTION
+    low = len(ordered) // 40  # 2.5% from each end
+    return float(ordered[low]), float(ordered[len(ordered) - low - 1])
+    ### END SOLUTION
+
+
 def confidence_interval(scores, exact_mean=False):
     """(mean, half-width) of the middle 95% of resampled scores, as SacreBLEU reports `μ ± ci`.
 
     SacreBLEU takes the mean with statistics.mean for one system (`exact_mean`) and with NumPy in paired tests."""
     ordered = np.sort(np.asarray(scores))
-    # Hint: drop n // 40 scores at each end of the sorted scores; the half-width is half the range that remains
-    ### BEGIN SOLUTION
-    low = len(ordered) // 40  # 2.5% from each end
-    half_width = 0.5 * (ordered[len(ordered) - low - 1] - ordered[low])
-    ### END SOLUTION
+    low, high = interval(ordered)
     mean = statistics.mean(ordered.tolist()) if exact_mean else ordered.mean()
-    return float(mean), float(half_width)
+    return float(mean), 0.5 * (high - low)
 
 # %% ../notebooks/09_significance.ipynb #c19
 PairedResult = namedtuple("PairedResult", "score p_value mean ci")
@@ -241,9 +193,14 @@ def check_pair(baseline, system):
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 
 
+def seed_setting():
+    "The SACREBLEU_SEED variable as it is set: a whole number, or 'none' for no fixed seed; 12345 if unset."
+    return os.environ.get("SACREBLEU_SEED", str(DEFAULT_SEED))
+
+
 def seed_from_environment():
-    "SacreBLEU's seed: the SACREBLEU_SEED variable (a whole number, or 'none' for no fixed seed), 12345 if unset."
-    seed = os.environ.get("SACREBLEU_SEED", str(DEFAULT_SEED))
+    "SacreBLEU's seed, from seed_setting(): a whole number, or None for no fixed seed."
+    seed = seed_setting()
     if seed.lower() == "none":
         return None
     if not seed.isdigit():

@@ -19,6 +19,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import BLEU, BleuWarning, SmoothingFunction, corpus_bleu
 from bleu_lib import bleu_score as bleu_score_module
+from bleu_lib import engine as engine_module
 from bleu_lib import metric as metric_module
 from bleu_lib.significance import segment_statistics
 
@@ -69,8 +70,8 @@ def generators(hyps, streams):
 @pytest.fixture
 def small_chunks(monkeypatch):
     "Chunks of 3 segments: several chunks per process, even in small corpora."
-    monkeypatch.setattr(metric_module, "CHUNK_SIZE", 3)
-    monkeypatch.setattr(bleu_score_module, "CHUNK_SIZE", 3)
+    for module in (engine_module, metric_module, bleu_score_module):  # each reads the engine's CHUNK_SIZE as its own
+        monkeypatch.setattr(module, "CHUNK_SIZE", 3)
 
 
 @pytest.mark.parametrize("seed", range(len(OPTIONS)))
@@ -126,11 +127,11 @@ def test_spawned_processes_and_automatic_jobs(monkeypatch, small_chunks):
     hyps, streams = random_corpus(7)
     serial = BLEU()
     expected = outcome(serial, quietly(serial.corpus_score, hyps, streams))
-    monkeypatch.setattr(metric_module, "START_METHOD", "spawn")
+    monkeypatch.setattr(engine_module, "START_METHOD", "spawn")
     metric = BLEU(references=streams)
     assert outcome(metric, quietly(metric.corpus_score, hyps, None, jobs=2))[:-1] == expected[:-1]
-    monkeypatch.setattr(metric_module, "START_METHOD", None)
-    monkeypatch.setattr(metric_module, "PARALLEL_THRESHOLD", 5)
+    monkeypatch.setattr(engine_module, "START_METHOD", None)
+    monkeypatch.setattr(engine_module, "PARALLEL_THRESHOLD", 5)
     metric = BLEU()
     assert outcome(metric, quietly(metric.corpus_score, *generators(hyps, streams))) == expected
 
@@ -139,7 +140,7 @@ def test_small_corpora_stay_in_this_process(monkeypatch):
     "jobs=None below PARALLEL_THRESHOLD, and jobs=1: no process is started."
     def no_processes(*args):
         raise AssertionError("a process pool was started")
-    monkeypatch.setattr(metric_module.multiprocessing, "get_context", no_processes)
+    monkeypatch.setattr(engine_module.multiprocessing, "get_context", no_processes)
     hyps, streams = random_corpus(3)
     quietly(BLEU().corpus_score, hyps, streams)
     quietly(BLEU().corpus_score, *generators(hyps * 100, [s * 100 for s in streams]), jobs=1)
@@ -216,9 +217,9 @@ def test_the_cache_is_compact_and_notebook_10_still_reads_it():
     hyps, streams = random_corpus(4)
     metric = BLEU(references=streams)
     cache = metric._ref_cache
-    tokens = [[metric._tokens(line) for line in lines if line is not None] for lines in zip(*streams)]
+    tokens = [[metric.tokens(line) for line in lines if line is not None] for lines in zip(*streams)]
     assert cache.ids.itemsize == 4 and len(cache.ids) == sum(len(ref) for refs in tokens for ref in refs)
-    assert list(cache) == [(max_ref_counts(refs, 4), [len(ref) for ref in refs]) for refs in tokens]
+    assert list(metric.reference_limits()) == [(max_ref_counts(refs, 4), [len(ref) for ref in refs]) for refs in tokens]
 
 
 def command(*args, cwd):
@@ -300,10 +301,10 @@ def test_corpus_bleu_automatic_jobs(monkeypatch, small_chunks):
     def no_processes(*args):
         raise AssertionError("a process pool was started")
     with monkeypatch.context() as patched:
-        patched.setattr(metric_module.multiprocessing, "get_context", no_processes)
+        patched.setattr(engine_module.multiprocessing, "get_context", no_processes)
         assert corpus_bleu(refs_per_segment, hyps) == expected
-    monkeypatch.setattr(metric_module, "PARALLEL_THRESHOLD", 5)
-    monkeypatch.setattr(metric_module, "START_METHOD", "spawn")
+    monkeypatch.setattr(engine_module, "PARALLEL_THRESHOLD", 5)
+    monkeypatch.setattr(engine_module, "START_METHOD", "spawn")
     assert corpus_bleu(iter(refs_per_segment), iter(hyps)) == expected
 
 

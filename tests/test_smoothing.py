@@ -252,7 +252,8 @@ def test_a_removed_method_is_gone_everywhere():
 def test_an_eighth_method_reaches_the_bootstrap_and_the_paired_tests(halves):
     "Resampled scores of a registered method are compute_bleu's, row by row: the vectorised code knows only SacreBLEU's four."
     from bleu_lib import BLEU
-    from bleu_lib.significance import bleu_scores, segment_statistics
+    from bleu_lib.scoring import bleu_scores
+    from bleu_lib.significance import segment_statistics
     refs = [["the cat sat on the mat", "a dog ran in the park today", "it is cold"]]
     hyps = ["the cat ran to the mat", "a dog ran in a park", "it is very cold"]
     metric = BLEU(smooth_method="halves")

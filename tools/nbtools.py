@@ -150,6 +150,34 @@ def export(lib_path=LIBRARY, notebooks=NOTEBOOKS):
     shutil.rmtree(lib_path, ignore_errors=True)
     for path in notebook_paths(folder=notebooks):
         nb_export(str(path), lib_path=str(lib_path), mod_maker=module_maker)
+    for module in Path(lib_path).glob("*.py"):
+        module.write_text(align_imports(hoist_docstring(module.read_text(encoding="utf-8"))), encoding="utf-8")
+
+
+def hoist_docstring(text):
+    """nbdev writes a module docstring only for a notebook's default module: a module of `#| export NAME` cells opens
+    with the docstring its first cell begins with."""
+    first_cell = text.find("\n# %% ../")
+    body = text.find("\n", first_cell + 1) + 1
+    if text.startswith('"""') or first_cell < 0 or not text.startswith('"""', body):
+        return text
+    end = text.index('"""', body + 3) + 4  # the closing quotes and their newline
+    return text[body:end] + "\n" + text[:body] + text[end:]
+
+
+def align_imports(text):
+    "Continuation lines of a parenthesized import aligned again after nbdev's rewrite of `bleu_lib.` to `.`."
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        code = line.split("#")[0]  # a comment may hold parentheses of its own
+        if line.startswith("from .") and "(" in code and ")" not in code:
+            indent, j = " " * (line.index("(") + 1), i + 1
+            while True:
+                lines[j] = indent + lines[j].lstrip()
+                if ")" in lines[j].split("#")[0]:
+                    break
+                j += 1
+    return "\n".join(lines)
 
 
 def out_of_sync():
