@@ -5,14 +5,16 @@
 # %% auto #0
 __all__ = ['PUNCTUATION', 'SPACE_AROUND_PUNCTUATION', 'PERIOD_OR_COMMA_AFTER_NON_DIGIT', 'PERIOD_OR_COMMA_BEFORE_NON_DIGIT',
            'DASH_AFTER_DIGIT', 'SYMBOLS', 'DIGIT_AFTER_PERIOD_OR_COMMA', 'DASH_AFTER_A_DIGIT', 'CHINESE_RANGES',
-           'CHINESE', 'TOKENIZERS', 'NOT_INCLUDED', 'split_punctuation_rule_by_rule', 'split_punctuation',
-           'tokenize_13a', 'tokenize_none', 'tokenize_char', 'tokenize_zh', 'intl_rules', 'tokenize_intl',
-           'get_tokenizer']
+           'CHINESE', 'TOKENIZERS', 'NOT_INCLUDED', 'SACREBLEU_TOKENIZER_NAMES', 'split_punctuation_rule_by_rule',
+           'split_punctuation', 'tokenize_13a', 'tokenize_none', 'tokenize_char', 'tokenize_zh', 'intl_rules',
+           'tokenize_intl', 'get_tokenizer', 'register']
 
 # %% ../notebooks/06_tokenization.ipynb #c05
 import re
 import reprlib
 from functools import lru_cache
+
+from .checks import describe
 
 # %% ../notebooks/06_tokenization.ipynb #c06
 # mteval-v13a.pl's first rule, s/([\{-\~\[-\` -\&\(-\+\:-\@\/])/ $1 /g, puts spaces around every character in
@@ -120,14 +122,33 @@ def tokenize_intl(line):
     return " ".join(line.split())
 
 # %% ../notebooks/06_tokenization.ipynb #c23
-TOKENIZERS = {"13a": tokenize_13a, "none": tokenize_none, "char": tokenize_char, "zh": tokenize_zh, "intl": tokenize_intl}
+TOKENIZERS = {"13a": tokenize_13a, "none": tokenize_none, "char": tokenize_char, "zh": tokenize_zh,
+              "intl": tokenize_intl}
 NOT_INCLUDED = ["ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K"]
 
 
 def get_tokenizer(name):
-    "The tokenizer function called `name` (SacreBLEU's names), or a ValueError that lists the choices."
+    "The tokenizer function called `name` (SacreBLEU's, or one registered), or a ValueError that lists the choices."
     if not isinstance(name, str) or name not in TOKENIZERS:
         hint = (" needs external models and is not included in bleu_lib: use SacreBLEU itself for it"
                 if name in NOT_INCLUDED else " is not a tokenizer")
         raise ValueError(f"tokenize={reprlib.repr(name)}{hint}; choose one of {', '.join(map(repr, TOKENIZERS))}")
     return TOKENIZERS[name]
+
+# %% ../notebooks/06_tokenization.ipynb #t02
+SACREBLEU_TOKENIZER_NAMES = ("13a", "none", "char", "zh", "intl")  # SacreBLEU's own: what the checks compare with it
+
+
+def register(name, tokenize):
+    "Add a tokenizer (a line -> a line of space-separated tokens): get_tokenizer, BLEU and -tok offer it at once."
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"a tokenizer's name must be a non-empty string, such as the command line's -tok takes, "
+                        f"not {describe(name)}")
+    if name in SACREBLEU_TOKENIZER_NAMES:
+        raise ValueError(f"{name!r} is SacreBLEU's tokenizer, and tok:{name} in a signature must mean it: "
+                         "register yours under a name of its own")
+    if not callable(tokenize):
+        raise TypeError(f"tokenize must be a function from a line to a line of space-separated tokens, "
+                        f"not {describe(tokenize)}")
+    TOKENIZERS[name] = tokenize
+    return tokenize

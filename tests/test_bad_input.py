@@ -19,6 +19,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import BLEU, BleuStats, SmoothingFunction, bleu_from_stats, brevity_penalty, chen_cherry_bleu
 from bleu_lib import closest_ref_length, corpus_bleu, corpus_stats, get_tokenizer, modified_precision, sentence_bleu
+from bleu_lib.tokenizers import register as register_tokenizer
 from support import ROOT
 
 REFS = [["the", "cat", "is", "on", "the", "mat"]]
@@ -132,6 +133,12 @@ TEXT_API = [
     ("unknown tokenizer", lambda: BLEU(tokenize="13A"), ValueError, "is not a tokenizer"),
     ("tokenizer in a list", lambda: BLEU(tokenize=["13a"]), ValueError, "tokenize=['13a'] is not a tokenizer"),
     ("get_tokenizer of a list", lambda: get_tokenizer([]), ValueError, "tokenize=[] is not a tokenizer"),
+    ("a tokenizer registered under a number", lambda: register_tokenizer(13, str.lower), TypeError,
+     "a tokenizer's name must be a non-empty string, such as the command line's -tok takes, not int 13"),
+    ("a tokenizer registered as a string", lambda: register_tokenizer("lc", "lower"), TypeError,
+     "tokenize must be a function from a line to a line of space-separated tokens, not str 'lower'"),
+    ("a tokenizer registered over SacreBLEU's", lambda: register_tokenizer("13a", str.lower), ValueError,
+     "'13a' is SacreBLEU's tokenizer, and tok:13a in a signature must mean it"),
     ("lowercase as an array", lambda: BLEU(lowercase=np.array([True, False])), TypeError, "lowercase must be True or False"),
     ("trg_lang as a list", lambda: BLEU(trg_lang=["zh"]), TypeError, "trg_lang must be a language code"),
     ("a hypothesis nested 3,000 levels deep", lambda: BLEU().corpus_score([DEEP], [["a"]]), TypeError, "hypotheses[0] is list [[[[...]]]]"),
