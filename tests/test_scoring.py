@@ -51,7 +51,7 @@ def scalar_scores(rows, metric):
 
 @pytest.fixture
 def extra_methods():
-    "A method with floor's counting and a value of its own (it has an array form), and one with none: length (method 4)."
+    "A method with floor's counting and a value of its own (it has an array form), and one with none (method 4)."
     SMOOTHING["floor-1"] = Smoothing(epsilon_counts, "epsilon", 1.0, at_most_one=True)
     SMOOTHING["length"] = Smoothing(length_counts, "k", 5)
     yield ["floor-1", "length"]
@@ -134,7 +134,8 @@ def test_a_method_added_to_the_registrys_literal_is_scored_by_its_own_rule(tmp_p
     smoothing = library / "smoothing.py"
     literal = '"exp": Smoothing(halving_counts)}'
     assert smoothing.read_text().count(literal) == 1, "notebook 07's SMOOTHING literal has changed: update this test"
-    smoothing.write_text(smoothing.read_text().replace(literal, literal[:-1] + ', "length": Smoothing(length_counts, "k", 5)}'))
+    method = ', "length": Smoothing(length_counts, "k", 5)}'
+    smoothing.write_text(smoothing.read_text().replace(literal, literal[:-1] + method))
     script = textwrap.dedent("""
         import numpy as np
         from bleu_lib import BLEU
@@ -145,7 +146,8 @@ def test_a_method_added_to_the_registrys_literal_is_scored_by_its_own_rule(tmp_p
         metric = BLEU(smooth_method="length")
         want = [compute_bleu(r[2:6], r[6:], r[0], r[1], "length").score for r in rows.tolist()]
         counts = resample_counts(np.random.default_rng(1).choice(60, size=(20, 60)), 60)
-        resampled = [compute_bleu(r[2:6], r[6:], r[0], r[1], "length").score for r in (counts @ rows).astype(int).tolist()]
+        sums = (counts @ rows).astype(int).tolist()
+        resampled = [compute_bleu(r[2:6], r[6:], r[0], r[1], "length").score for r in sums]
         print(bleu_scores(rows, metric).tolist() == want, bootstrap_scores(rows, metric, counts).tolist() == resampled,
               want != [compute_bleu(r[2:6], r[6:], r[0], r[1], "none").score for r in rows.tolist()])
         """)
@@ -159,7 +161,7 @@ def test_an_empty_hypothesis_has_a_brevity_penalty_of_0_everywhere():
     "c = 0 and r = 5: 0 in notebook 03's formula, in SacreBLEU's, on arrays, in the explanation's per-order table."
     assert brevity_penalty(5, 0) == 0.0
     assert compute_bleu([0] * 4, [0] * 4, 0, 5).bp == SacreBLEU.compute_bleu([0] * 4, [0] * 4, 0, 5).bp == 0.0
-    assert brevity_penalties(np.array([0, 0, 3]), np.array([5, 0, 3])).tolist() == [0.0, 1.0, 1.0]  # SacreBLEU: 1 for 0, 0
+    assert brevity_penalties(np.array([0, 0, 3]), np.array([5, 0, 3])).tolist() == [0.0, 1.0, 1.0]  # 1 for (0, 0)
     empty = np.array([[0, 5, 0, 0, 0, 0, 0, 0, 0, 0]])
     rows = order_differences(BLEU(), empty, empty, np.ones((3, 1)))
     assert rows[-1][:4] == ["BP", 0.0, 0.0, 0.0] and rows[-1][4] == (0.0, 0.0)
@@ -173,3 +175,27 @@ def test_the_seam_agrees_with_the_papers_formula_where_the_definitions_meet():
         if min(stats.matches) > 0:
             sacre = compute_bleu(row[2:6], row[6:], row[0], row[1], "exp", effective_order=True).score / 100
             assert math.isclose(sacre, chen_cherry_bleu_from_stats(stats, "exp"), rel_tol=1e-12)
+
+
+def test_the_command_line_offers_a_registered_method_and_scores_it_by_its_own_rule(extra_methods, tmp_path):
+    """`-s length` exists once the method is registered, and its score and paired bootstrap follow its own rule, on
+    short segments where smoothing matters (no 4-gram matches)."""
+    import json
+
+    from bleu_lib.__main__ import parse_args, run
+    files = {"ref": ["the cat sat on the mat", "a dog barked at the moon", "it rained all day"],
+             "a": ["the cat sat a mat", "a dog barked", "it rained"],
+             "b": ["a cat sat", "the dog barked at it", "rain"]}
+    for name, lines in files.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    ref, a, b = (str(tmp_path / name) for name in files)
+    score = BLEU(smooth_method="length").corpus_score(files["a"], [files["ref"]]).score
+    with pytest.warns(bleu_lib.ZeroBleuWarning, match="p_4 = 0/2"):  # unsmoothed, no 4-gram match: 0
+        assert BLEU(smooth_method="none").corpus_score(files["a"], [files["ref"]]).score == 0 < score
+    assert list(run(parse_args([ref, "-i", a, "-s", "length", "-b"]))) == [f"{score:.1f}"]
+    paired = {}
+    for method in ("length", "none"):
+        output = run(parse_args([ref, "-i", a, b, "-s", method, "--paired-bs", "-pbsn", "50"]))
+        paired[method] = json.loads("\n".join(output))
+    assert paired["length"][0]["BLEU"]["score"] == score
+    assert paired["length"][1]["BLEU"]["mean"] != paired["none"][1]["BLEU"]["mean"]
