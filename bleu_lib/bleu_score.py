@@ -16,7 +16,7 @@ from fractions import Fraction
 from itertools import takewhile
 from operator import add
 
-from .brevity import brevity_penalty, closest_ref_length
+from .brevity import brevity_penalty, closest_ref_length  # noqa: F401 (NLTK's module has it too)
 from .checks import (BleuWarning, check_flag, check_order, check_references, check_segment,  # appendix A1
                      check_smoothing, check_stats, check_tokens, check_weights, corpus_segments)
 from .engine import CHUNK_SIZE, batches, check_jobs, count_chunks, plan_jobs, row_stats, segment_row  # A3

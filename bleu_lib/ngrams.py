@@ -8,7 +8,7 @@ __all__ = ['ngrams', 'ngram_counts']
 # %% ../notebooks/01_ngrams.ipynb #c05
 from collections import Counter
 
-from .checks import SHORT_REPR, BleuWarning, check_tokens, describe, is_token, short_repr  # appendix A1: kept importable from here
+from .checks import SHORT_REPR, BleuWarning, check_tokens, describe, is_token, short_repr  # noqa: F401 (A1's, kept importable from here)
 
 # %% ../notebooks/01_ngrams.ipynb #c11
 def ngrams(tokens, n):
