@@ -22,8 +22,8 @@ import pytest
 
 from make_malicious_submission import make
 from support import ROOT
-from tools import classroom, sandbox
-from tools.classroom import REGION, fingerprint, grade, stages, student_edition, write_gradebook
+from grader import classroom, sandbox
+from grader.classroom import REGION, fingerprint, grade, stages, student_edition, write_gradebook
 from tools.nbtools import notebook_paths
 
 STAGES = [path.name for path, _ in stages()]
@@ -154,9 +154,9 @@ def test_missing_unreadable_crashing_and_looping_notebooks_are_reported(edition,
 
 def grade_command(folder, gradebook, *stages):
     "Grade `folder` as a teacher does, from the command line, with a JSON gradebook."
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "classroom.py"), "grade", str(folder), "--json",
-                           str(gradebook), "--examples", "10", *(f"--stage={stage}" for stage in stages)],
-                          capture_output=True, text=True, cwd=folder.parent)
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(folder), "--json", str(gradebook),
+                           "--examples", "10", *(f"--stage={stage}" for stage in stages)],
+                          capture_output=True, text=True, cwd=ROOT)
     return done, json.loads(gradebook.read_text())
 
 

@@ -1,8 +1,8 @@
 """The classroom edition: a student version of every notebook, and a grader for what students hand in.
 
-    python tools/classroom.py student FOLDER                 write the student edition to FOLDER
-    python tools/classroom.py grade FOLDER [--json FILE]     grade the notebooks in FOLDER (or FOLDER/notebooks)
-                              [--timeout SECONDS] [--examples N] [--jobs N]
+    python -m grader student FOLDER                 write the student edition to FOLDER
+    python -m grader grade FOLDER [--json FILE]     grade the notebooks in FOLDER (or FOLDER/notebooks)
+                     [--timeout SECONDS] [--examples N] [--jobs N] [--stage NN]
 
 What a student writes is marked in our notebooks with nbgrader's markers, so that teachers who use nbgrader can take
 the notebooks as they are:
@@ -13,16 +13,17 @@ the notebooks as they are:
     ### END SOLUTION
 
 The student edition replaces every marked region by `raise NotImplementedError(hint)` and clears that cell's outputs;
-explanations, examples and check cells stay, and the teachers' model answers (cells tagged answer-key) are left out. Earlier stages come from the installed bleu_lib, so each stage can be done
-on its own.
+explanations, examples and check cells stay, and the teachers' model answers (cells tagged answer-key) are left out.
+Earlier stages come from the installed bleu_lib, so each stage can be done on its own.
 
 The grader grades each stage (a notebook with marked regions) on its own: it exports the student's notebook into a copy
 of bleu_lib in which only that stage's module is the student's, runs the notebook in a fresh kernel, and runs the stage's
-hidden tests from tests/ against that copy. A stage passes when every check cell of our notebook (same id, same source)
+hidden tests against that copy: the tests of tests/ that carry the mark `stage` with the stage's module for name, such
+as `@pytest.mark.stage(name="brevity")`. A stage passes when every check cell of our notebook (same id, same source)
 runs to its end and every hidden test passes. Missing, unreadable, failing or looping notebooks are reported as such.
 
 Student code is untrusted: everything the verdict depends on (our notebooks, bleu_lib, tests, data) is read before it
-runs; the kernel and the hidden tests run apart (tools/sandbox.py), the tests from a fresh copy written after the kernel
+runs; the kernel and the hidden tests run apart (grader/sandbox.py), the tests from a fresh copy written after the kernel
 has ended; a check cell passes only if the grader saw it print a secret after its last line; links out of the
 submission are refused; the gradebook is written last, atomically. The README says what this does not guarantee.
 """
@@ -47,8 +48,8 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run as a script, tools/ is on the path, not the repository
-from tools import sandbox  # noqa: E402
+sys.path.insert(0, str(ROOT))  # run as a script, grader/ is on the path, not the repository
+from grader import sandbox  # noqa: E402
 from tools.nbtools import notebook_paths  # noqa: E402
 
 NOTEBOOKS, LIBRARY, TESTS = ROOT / "notebooks", ROOT / "bleu_lib", ROOT / "tests"
@@ -449,7 +450,8 @@ def write_gradebook(report, path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="The classroom edition: student notebooks and a grader.")
+    parser = argparse.ArgumentParser(prog="python -m grader",
+                                     description="The classroom edition: student notebooks and a grader.")
     commands = parser.add_subparsers(dest="command", required=True)
     student = commands.add_parser("student", help="write the student edition to FOLDER")
     student.add_argument("folder")
