@@ -56,31 +56,6 @@ NOTEBOOKS, LIBRARY, TESTS = ROOT / "notebooks", ROOT / "bleu_lib", ROOT / "tests
 REGION = re.compile(r"^(?P<hint>[ \t]*# Hint: (?P<text>[^\n]*)\n)?(?P<indent>[ \t]*)### BEGIN SOLUTION\n.*?"
                     r"^[ \t]*### END SOLUTION[ \t]*\n?", re.M | re.S)
 
-# The hidden tests of each stage: the tests of tests/ that exercise that stage's module.
-HIDDEN_TESTS = {
-    "ngrams": ["test_differential.py::test_ngrams_match_nltk", "test_differential.py::test_ngram_counts_match_sacrebleu"],
-    "precision": ["test_differential.py::test_modified_precision_matches_nltk_and_sacrebleu",
-                  "test_nltk_suite.py::test_modified_precision", "test_examples.py::test_paper_precisions_are_exact",
-                  "test_invariants.py::test_adding_a_reference_never_lowers_clipped_matches"],
-    "brevity": ["test_differential.py::test_closest_ref_length_and_brevity_penalty_match_nltk_and_sacrebleu",
-                "test_nltk_suite.py::test_brevity_penalty", "test_examples.py::test_paper_brevity_example",
-                "test_examples.py::test_paper_example_3_is_saved_by_the_brevity_penalty"],
-    "sentence": ["test_differential.py::test_sentence_bleu_matches_nltk", "test_differential.py::test_sentence_bleu_matches_sacrebleu",
-                 "test_nltk_suite.py::test_nltk_doctests_pass_with_bleu_lib", "test_nltk_suite.py::test_full_matches",
-                 "test_examples.py::test_2019_tutorial_numbers_follow_nltk_3_2_rule"],
-    "corpus": ["test_corpus.py"],
-    "tokenizers": ["test_tokenizers.py"],
-    "smoothing": ["test_smoothing.py::test_case_a", "test_smoothing.py::test_identical_hypothesis_and_reference_score_one",
-                  "test_smoothing.py::test_paper_methods_stay_in_zero_one",
-                  "test_smoothing.py::test_sacrebleu_floor_add_k_exp_are_methods_1_2_3"],
-    "significance": ["test_significance.py::test_kellbrueck", "test_significance.py::test_one_segment_apart",
-                     "test_significance.py::test_holm_rejects_as_the_step_down_rule_does"],
-    "explain": ["test_explain.py::test_parts_add_up_to_the_score_on_random_sentences",
-                "test_explain.py::test_highlighted_matches_are_modified_precisions_counts", "test_explain.py::test_decompose_case_table"],
-    "agreement": ["test_agreement.py::test_pearson_matches_statistics_correlation",
-                  "test_agreement.py::test_kendall_tau_matches_brute_force_pair_count"],
-}
-
 
 def stub(match):
     "The stub that replaces one solution region: the hint line stays, the code becomes NotImplementedError."
@@ -224,6 +199,29 @@ def export_module(student, module, folder):
 DIRECTIVE = re.compile(r"^#\s*\|\s*(default_exp|export\w*)\b.*$", re.M)
 
 
+# --- the hidden tests: the tests of tests/ marked @pytest.mark.stage(name=MODULE) ---------------------------------
+
+STAGE_MARK = "stage(name): a hidden test of the classroom grader's stage whose module is `name` (grader/classroom.py)"
+# Until tests/test_tokenizers.py says `pytestmark = pytest.mark.stage(name="tokenizers")` itself (it is being changed
+# elsewhere, issue 24), tests/conftest.py marks its tests, and the file is named here. Delete both with that line.
+MARKED_IN_CONFTEST = {"tests/test_tokenizers.py": "tokenizers"}
+
+
+def marked_stages(source):
+    "The stages that the Python `source` marks tests for: the name of every `stage(name=...)` call in it."
+    calls = [node for node in ast.walk(ast.parse(source))
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "stage"]
+    return {keyword.value.value for call in calls for keyword in call.keywords
+            if keyword.arg == "name" and isinstance(keyword.value, ast.Constant)}
+
+
+def hidden_test_files(files, module):
+    """The test files of `files` (bytes by path) that mark tests for `module`'s stage. pytest, given only these, selects
+    the marked tests (-m): collecting every file of tests/ would cost each stage seconds."""
+    return sorted(name for name, data in files.items() if re.fullmatch(r"tests/test_\w+\.py", name)
+                  and (module in marked_stages(data.decode("utf-8")) or MARKED_IN_CONFTEST.get(name) == module))
+
+
 # --- running a stage -------------------------------------------------------------------------------------------------
 
 def with_secrets(student, checks, secret):
@@ -288,14 +286,17 @@ def failed_checks(ran, checks, secret):
     return failed
 
 
-def run_hidden_tests(workspace, module, timeout, examples):
-    "The stage's hidden tests, run in the sandbox from `workspace`: (number passed, {test: why it failed})."
-    selection = [f"tests/{test}" for test in HIDDEN_TESTS[module]]
-    (workspace / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\npythonpath = . tests\n")
+def run_hidden_tests(workspace, module, files, timeout, examples):
+    """The stage's hidden tests, the tests of `files` marked for `module`, run in the sandbox from `workspace`:
+    (number passed, {test: why it failed})."""
+    if not files:
+        return 0, {"(all)": f"no test of tests/ is marked stage(name={module!r}): the stage has no hidden tests"}
+    (workspace / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\npythonpath = . tests\n"
+                                          f"markers =\n    {STAGE_MARK}\n")
     sandbox.prepare(workspace)
     argv = sandbox.command([sys.executable, "-s", "-m", "pytest", "-q", "-c", "pytest.ini", "--rootdir", ".",
                             "--confcutdir", ".", "-p", "hypothesis.extra.pytestplugin", "--junitxml=report.xml",
-                            *selection], workspace, [ROOT])
+                            "-m", f"stage(name={module!r})", *files], workspace, [ROOT])
     marker = sandbox.new_marker()
     # only the plugin the tests need: loading every installed one (nbval, Jupyter...) takes seconds
     extra = {"BLEU_TEST_EXAMPLES": str(examples), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
@@ -369,7 +370,8 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
             tests_workspace = Path(tempfile.mkdtemp(dir=tmp))  # a new, unguessable folder, written after the kernel ended
             write_files({**trusted["files"], **ours}, tests_workspace)
             try:
-                passed, failed_tests = run_hidden_tests(tests_workspace, module, 10 * timeout, examples)
+                files = hidden_test_files(trusted["files"], module)
+                passed, failed_tests = run_hidden_tests(tests_workspace, module, files, 10 * timeout, examples)
             except Exception as error:
                 passed, failed_tests = 0, {"(all)": f"the hidden tests did not finish ({type(error).__name__})"}
     total = passed + len(failed_tests)

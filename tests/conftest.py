@@ -2,6 +2,7 @@
 import logging
 import os
 
+import pytest
 from hypothesis import Phase, settings
 
 # SacreBLEU logs advice (effective order, tokenized input) that is irrelevant to the comparisons we make.
@@ -16,3 +17,13 @@ settings.register_profile("bleu", derandomize=True, deadline=None, database=None
                           max_examples=int(os.environ.get("BLEU_TEST_EXAMPLES", "300")),
                           phases=[phase for phase in Phase if not (grading and phase is Phase.shrink)])
 settings.load_profile("bleu")
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects by marks
+def pytest_collection_modifyitems(items):
+    """Every test of test_tokenizers.py is a hidden test of the grader's tokenizers stage. That file is being changed
+    elsewhere (issue 24): until it says so itself, `pytestmark = pytest.mark.stage(name="tokenizers")`, it is said here
+    (and in grader/classroom.py's MARKED_IN_CONFTEST). Delete both with that line."""
+    for item in items:
+        if item.path.name == "test_tokenizers.py" and item.get_closest_marker("stage") is None:
+            item.add_marker(pytest.mark.stage(name="tokenizers"))

@@ -205,6 +205,7 @@ CASES = {  # id: (test, n_samples, n_confidence, seed, number of references, met
 }
 
 
+@pytest.mark.stage(name="significance")
 @pytest.mark.parametrize("test, n_samples, n_confidence, seed, n_refs, options", CASES.values(), ids=CASES.keys())
 def test_kellbrueck(test, n_samples, n_confidence, seed, n_refs, options):
     args = (KELLBRUECK, [REF_A, REF_B][:n_refs], test, n_samples, n_confidence, seed)
@@ -283,6 +284,7 @@ def test_identical_systems(test, n_samples):
     assert mine[1][0] == mine[0][0]
 
 
+@pytest.mark.stage(name="significance")
 @pytest.mark.parametrize("test", ["bs", "ar"])
 def test_one_segment_apart(test):
     """A system identical to the baseline but for one segment (alpha's first line replaced by beta's), the same numbers
@@ -440,6 +442,7 @@ def test_add_k_truncation_mechanism():
         [10, 6, 3, 1], [20, 19, 18, 17], 20, 22, "add-k", 0.5).score == metric._compute_score_from_stats(row.tolist()).score
 
 
+@pytest.mark.stage(name="significance")
 def test_holm_rejects_as_the_step_down_rule_does():
     "Holm (1979): reject the k-th smallest p-value while every p_(j), j <= k, is at most alpha / (m - j + 1)."
     rng = np.random.default_rng(4)
