@@ -17,14 +17,15 @@ explanations, examples and check cells stay, and the teachers' model answers (ce
 Earlier stages come from the installed bleu_lib, so each stage can be done on its own.
 
 The grader grades each stage (a notebook with marked regions) on its own: it exports the student's notebook into a copy
-of bleu_lib in which only that stage's module is the student's, runs the notebook in a fresh kernel, and runs the stage's
-hidden tests against that copy: the tests of tests/ that carry the mark `stage` with the stage's module for name, such
-as `@pytest.mark.stage(name="brevity")`. A stage passes when every check cell of our notebook (same id, same source)
-runs to its end and every hidden test passes. Missing, unreadable, failing or looping notebooks are reported as such.
+of bleu_lib in which only that stage's module is the student's, runs the notebook in a fresh kernel, and runs the
+stage's hidden tests against that copy: the tests of tests/ that carry the mark `stage` with the stage's module for
+name, such as `@pytest.mark.stage(name="brevity")`. A stage passes when every check cell of our notebook (same id, same
+source) runs to its end and every hidden test passes. Missing, unreadable, failing or looping notebooks are reported as
+such.
 
 Student code is untrusted: everything the verdict depends on (our notebooks, bleu_lib, tests, data) is read before it
-runs; the kernel and the hidden tests run apart (grader/sandbox.py), the tests from a fresh copy written after the kernel
-has ended; a check cell passes only if the grader saw it print a secret after its last line; links out of the
+runs; the kernel and the hidden tests run apart (grader/sandbox.py), the tests from a fresh copy written after the
+kernel has ended; a check cell passes only if the grader saw it print a secret after its last line; links out of the
 submission are refused; the gradebook is written last, atomically. The README says what this does not guarantee.
 """
 import argparse
@@ -75,8 +76,8 @@ def stages():
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         cells = nbformat.read(path, as_version=4).cells
         if any(cell.cell_type == "code" and "### BEGIN SOLUTION" in cell.source for cell in cells):
-            module = next((re.search(r"#\| default_exp (\S+)", c.source)[1] for c in cells if "#| default_exp" in c.source),
-                          None)  # None: exercises only, graded by their check cells
+            exports = (re.search(r"#\| default_exp (\S+)", c.source)[1] for c in cells if "#| default_exp" in c.source)
+            module = next(exports, None)  # None: exercises only, graded by their check cells
             found.append((path, module))
     return found
 
@@ -102,7 +103,8 @@ STUDENT_README = """# BLEU from scratch: student edition
 Open the notebooks in order. In each one, the cells that raise `NotImplementedError` are yours to write: replace the
 `raise` line with your code (the hint above it says where to start). The check cells under them compare your code with
 NLTK and SacreBLEU and print nothing when it is right; they turn from red to green as you go. Each notebook ends with
-exercises, checked the same way. Earlier stages come from the installed `bleu_lib`, so every notebook can be done on its own.
+exercises, checked the same way. Earlier stages come from the installed `bleu_lib`, so every notebook can be done on
+its own.
 """
 
 
@@ -134,10 +136,11 @@ def edition_sources(teacher):
 # --- what the grader trusts: read once, before any student code runs ---------------------------------------------
 
 def trusted_files():
-    "Our bleu_lib, tests (with the modules they share, such as tests/corpus_generator.py), helpers.py and data/, by path."
+    "Our bleu_lib, tests (and the modules they share, such as corpus_generator.py), helpers.py and data/, by path."
     files = {}
     for pattern in ["bleu_lib/*.py", "tests/*.py", "notebooks/helpers.py", "data/**/*"]:
-        files.update({str(path.relative_to(ROOT)): path.read_bytes() for path in sorted(ROOT.glob(pattern)) if path.is_file()})
+        paths = [path for path in sorted(ROOT.glob(pattern)) if path.is_file()]
+        files.update({str(path.relative_to(ROOT)): path.read_bytes() for path in paths})
     return files
 
 
@@ -150,7 +153,8 @@ def write_files(files, folder):
 
 def fingerprint():
     "A hash of every file of the repository the grader depends on, to tell whether student code changed one."
-    paths = [path for path in ROOT.rglob("*") if path.is_file() and not {".venv", "classroom", "__pycache__"} & set(path.parts)]
+    skipped = {".venv", "classroom", "__pycache__"}
+    paths = [path for path in ROOT.rglob("*") if path.is_file() and not skipped & set(path.parts)]
     return {str(path.relative_to(ROOT)): hashlib.sha256(path.read_bytes()).hexdigest() for path in paths
             if not path.is_relative_to(ROOT / ".git" / "objects")}
 
@@ -366,7 +370,8 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
             result["status"] = f"a cell ran longer than {timeout} s: the kernel was stopped there"
         passed, failed_tests = 0, {}
         if module:
-            tests_workspace = Path(tempfile.mkdtemp(dir=tmp))  # a new, unguessable folder, written after the kernel ended
+            # a new, unguessable folder, written after the kernel ended
+            tests_workspace = Path(tempfile.mkdtemp(dir=tmp))
             write_files({**trusted["files"], **ours}, tests_workspace)
             try:
                 files = hidden_test_files(trusted["files"], module)
@@ -405,7 +410,8 @@ def grade(folder, timeout=60, examples=30, jobs=2, only=(), progress=None):
         submissions = {name: (None, f"refused: {error}") for name in names}
     results = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(grade_stage_safely, (name, submissions[name], trusted, timeout, examples)) for name in names]
+        futures = [pool.submit(grade_stage_safely, (name, submissions[name], trusted, timeout, examples))
+                   for name in names]
         for future in as_completed(futures):
             result = future.result()
             results[result["notebook"]] = result
@@ -434,7 +440,8 @@ def table(report):
         lines += [f"    test {test}: {why}" for test, why in r["failed_tests"].items()]
     lines.append(f"stages passed: {report['passed']} of {report['stages_total']}")
     if report["repository_changed"]:
-        lines.append(f"WARNING: files of the grader's repository changed while grading: {', '.join(report['repository_changed'])}")
+        changed = ", ".join(report["repository_changed"])
+        lines.append(f"WARNING: files of the grader's repository changed while grading: {changed}")
     return "\n".join(lines)
 
 
@@ -460,7 +467,8 @@ def main(argv=None):
     grader.add_argument("folder")
     grader.add_argument("--json", help="also write the grades as JSON to this file (last, atomically)")
     grader.add_argument("--timeout", type=int, default=60, help="seconds a cell may run (default: 60)")
-    grader.add_argument("--examples", type=int, default=30, help="random examples per hidden property test (default: 30)")
+    grader.add_argument("--examples", type=int, default=30,
+                        help="random examples per hidden property test (default: 30)")
     grader.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="stages graded at once")
     grader.add_argument("--stage", action="append", default=[], help="grade only this stage, e.g. 03 (repeatable)")
     args = parser.parse_args(argv)

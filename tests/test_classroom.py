@@ -120,6 +120,17 @@ def test_the_teachers_model_answers_stay_out_of_the_student_edition(edition):
     assert model_answers(edition / "notebooks") == []
 
 
+def test_the_script_runs_from_any_folder(edition, tmp_path):
+    "`python grader/classroom.py student FOLDER` works run from outside the repository: the same edition, byte for byte."
+    done = subprocess.run([sys.executable, str(ROOT / "grader" / "classroom.py"), "student", "out"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+    def contents(folder):
+        return {str(path.relative_to(folder)): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+    assert contents(tmp_path / "out") == contents(edition) != {}
+
+
 def test_stubs_raise_with_a_hint(edition):
     source = "".join(c.source for c in nbformat.read(edition / "notebooks" / "01_ngrams.ipynb", as_version=4).cells)
     assert 'raise NotImplementedError("Your turn: zip the token list with itself shifted' in source
