@@ -9,7 +9,7 @@ logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
 # Differential tests: the same examples on every run, so that a failure reproduces, and no deadline
 # (NLTK and SacreBLEU are called in every example and their speed varies).
-# The grader of the classroom edition (tools/classroom.py) may ask for fewer examples with BLEU_TEST_EXAMPLES.
+# The grader of the classroom edition (grader/classroom.py) may ask for fewer examples with BLEU_TEST_EXAMPLES.
 # When grading, only pass or fail counts: no time is spent shrinking a failing example to its smallest form.
 grading = "BLEU_TEST_EXAMPLES" in os.environ
 settings.register_profile("bleu", derandomize=True, deadline=None, database=None,

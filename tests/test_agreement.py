@@ -72,6 +72,7 @@ def test_kendall_cases(xs, ys, variant, expected, provenance):
     assert math.isclose(kendall_tau(xs, ys, variant), expected, rel_tol=1e-12, abs_tol=1e-15)
 
 
+@pytest.mark.stage(name="agreement")
 @given(st.lists(st.tuples(scores, scores), min_size=2, max_size=30))
 def test_pearson_matches_statistics_correlation(pairs):
     "Hidden test of the classroom's agreement stage: r equals Python's statistics.correlation, stays in [-1, 1], is symmetric."
@@ -90,6 +91,7 @@ def test_pearson_of_tiny_values():
     assert pearson([0.0, 1.0], [0.0, 5e-324]) == 1.0 and pearson([0.0, 1.0], [2.2250738585072014e-308, 0.0]) == -1.0
 
 
+@pytest.mark.stage(name="agreement")
 @given(st.lists(st.tuples(few_values, few_values), min_size=2, max_size=25), st.sampled_from(["a", "b", "like"]))
 def test_kendall_tau_matches_brute_force_pair_count(pairs, variant):
     "Hidden test of the classroom's agreement stage: the pair counts, and every variant of tau, from the definition."

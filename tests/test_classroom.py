@@ -15,19 +15,60 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from grader import classroom, sandbox
+from grader.classroom import REGION, fingerprint, grade, stages, student_edition, write_gradebook
 from make_malicious_submission import make
 from support import ROOT
-from tools import classroom, sandbox
-from tools.classroom import REGION, fingerprint, grade, stages, student_edition, write_gradebook
 from tools.nbtools import notebook_paths
 
 STAGES = [path.name for path, _ in stages()]
+MODULES = {module for _, module in stages() if module}  # Part II's exercises (08) export no module: no hidden tests
 FAST = {"timeout": 60, "examples": 10, "jobs": 2}
+
+# Run in a process of its own: every test of tests/ that carries the mark `stage`, as pytest itself collects them,
+# printed as JSON {node id: [[args, kwargs] of each such mark]}. --strict-markers: the mark must be registered.
+COLLECT_MARKED = """
+import json, sys
+import pytest
+
+class Marked:
+    found = {}
+
+    def pytest_collection_finish(self, session):
+        for item in session.items:
+            marks = [[list(mark.args), mark.kwargs] for mark in item.iter_markers("stage")]
+            if marks:
+                self.found[item.nodeid] = marks
+
+marked = Marked()
+code = pytest.main(["--collect-only", "-q", "--strict-markers", "-o", "addopts=-p no:cacheprovider", "tests"],
+                   plugins=[marked])
+print(json.dumps(marked.found))
+sys.exit(code)
+"""
+
+
+@pytest.fixture(scope="module")
+def marked():
+    "Every test of tests/ marked `stage`, by node id: the marks' arguments, as pytest collects them."
+    done = subprocess.run([sys.executable, "-c", COLLECT_MARKED], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def hidden_tests(marked):
+    "The hidden tests of each stage, by module: the node ids its marks name."
+    stages = {}
+    for node_id, marks in marked.items():
+        for _, kwargs in marks:
+            stages.setdefault(kwargs.get("name"), set()).add(node_id)
+    return stages
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +120,17 @@ def test_the_teachers_model_answers_stay_out_of_the_student_edition(edition):
     assert model_answers(edition / "notebooks") == []
 
 
+def test_the_script_runs_from_any_folder(edition, tmp_path):
+    "`python grader/classroom.py student FOLDER` works run from outside the repository: the same edition, byte for byte."
+    done = subprocess.run([sys.executable, str(ROOT / "grader" / "classroom.py"), "student", "out"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+    def contents(folder):
+        return {str(path.relative_to(folder)): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+    assert contents(tmp_path / "out") == contents(edition) != {}
+
+
 def test_stubs_raise_with_a_hint(edition):
     source = "".join(c.source for c in nbformat.read(edition / "notebooks" / "01_ngrams.ipynb", as_version=4).cells)
     assert 'raise NotImplementedError("Your turn: zip the token list with itself shifted' in source
@@ -91,12 +143,33 @@ def test_the_untouched_edition_is_not_attempted(edition):
     assert [r["status"] for r in report["stages"]] == ["not attempted"] * len(STAGES) and report["passed"] == 0
 
 
-def test_our_notebooks_score_full_marks():
+def test_our_notebooks_score_full_marks(marked):
     report = grade(ROOT / "notebooks", **FAST)
     assert report["passed"] == report["stages_total"] == len(STAGES), report
     assert all(r["checks_passed"] == r["checks_total"] > 0 and r["tests_passed"] == r["tests_total"] for r in report["stages"])
     assert all((r["tests_total"] > 0) == (r["module"] is not None) for r in report["stages"])  # Part II: checks only
+    # each stage ran as many hidden tests as pytest finds marked for it (a parametrized test counts once per case)
+    assert {r["module"]: r["tests_total"] for r in report["stages"] if r["module"]} == \
+           {module: len(node_ids) for module, node_ids in hidden_tests(marked).items()}
     assert all(r["seconds"] < 30 for r in report["stages"]), [(r["notebook"], r["seconds"]) for r in report["stages"]]
+
+
+def test_every_stage_mark_names_a_stage_by_keyword(marked):
+    "-m \"stage(name='brevity')\" matches keyword arguments only: a mark stage(\"brevity\") would never be selected."
+    assert len(marked) >= len(MODULES)
+    wrong = {node_id: marks for node_id, marks in marked.items()
+             if any(args or list(kwargs) != ["name"] or kwargs["name"] not in MODULES for args, kwargs in marks)}
+    assert wrong == {}, f"write @pytest.mark.stage(name=MODULE), MODULE one of {sorted(MODULES)}"
+
+
+def test_every_stage_with_a_module_has_hidden_tests_in_the_files_the_grader_gives_pytest(marked):
+    stages = hidden_tests(marked)
+    assert set(stages) == MODULES  # every stage that exports a module, and only those, has at least one
+    files = classroom.trusted_files()
+    for module, node_ids in stages.items():
+        assert classroom.hidden_test_files(files, module) == sorted({node_id.split("::")[0] for node_id in node_ids})
+    markers = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert classroom.STAGE_MARK in markers["markers"]  # registered as the grader registers it in its sandbox
 
 
 def with_stage(edition, folder, name, change=lambda source: source):
@@ -154,9 +227,9 @@ def test_missing_unreadable_crashing_and_looping_notebooks_are_reported(edition,
 
 def grade_command(folder, gradebook, *stages):
     "Grade `folder` as a teacher does, from the command line, with a JSON gradebook."
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "classroom.py"), "grade", str(folder), "--json",
-                           str(gradebook), "--examples", "10", *(f"--stage={stage}" for stage in stages)],
-                          capture_output=True, text=True, cwd=folder.parent)
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(folder), "--json", str(gradebook),
+                           "--examples", "10", *(f"--stage={stage}" for stage in stages)],
+                          capture_output=True, text=True, cwd=ROOT)
     return done, json.loads(gradebook.read_text())
 
 

@@ -14,6 +14,8 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from bleu_lib import BleuStats, BleuWarning, bleu_from_stats, corpus_bleu, corpus_stats, sentence_bleu
 from support import close, corpora, load_data, quietly
 
+pytestmark = pytest.mark.stage(name="corpus")  # every test here is a hidden test of the corpus stage
+
 
 def sacrebleu_corpus(refs, hyps, max_order=4):
     streams = [[" ".join(segment[k]) for segment in refs] for k in range(len(refs[0]))]

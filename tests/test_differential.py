@@ -9,6 +9,7 @@ Known, deliberate differences are asserted explicitly, never skipped:
 import sys
 import warnings
 
+import pytest
 from hypothesis import given, strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 from nltk.util import ngrams as nltk_ngrams
@@ -28,16 +29,19 @@ def sacrebleu_score(refs, hyp, max_order):
     return metric.corpus_score([" ".join(hyp)], [[" ".join(ref)] for ref in refs])
 
 
+@pytest.mark.stage(name="ngrams")
 @given(tokens, orders)
 def test_ngrams_match_nltk(hyp, n):
     assert ngrams(hyp, n) == list(nltk_ngrams(hyp, n))
 
 
+@pytest.mark.stage(name="ngrams")
 @given(tokens, orders)
 def test_ngram_counts_match_sacrebleu(hyp, max_order):
     assert ngram_counts(hyp, max_order) == extract_all_word_ngrams(" ".join(hyp), 1, max_order)[0]
 
 
+@pytest.mark.stage(name="precision")
 @given(references, tokens, orders)
 def test_modified_precision_matches_nltk_and_sacrebleu(refs, hyp, n):
     ours, theirs = modified_precision(refs, hyp, n), nltk_bleu.modified_precision(refs, hyp, n)
@@ -47,6 +51,7 @@ def test_modified_precision_matches_nltk_and_sacrebleu(refs, hyp, n):
     assert ours.denominator == max(1, sacre.totals[n - 1])  # NLTK's floor; SacreBLEU keeps 0 n-grams as 0
 
 
+@pytest.mark.stage(name="brevity")
 @given(references, tokens)
 def test_closest_ref_length_and_brevity_penalty_match_nltk_and_sacrebleu(refs, hyp):
     r = closest_ref_length(refs, len(hyp))
@@ -65,6 +70,7 @@ def zero_weight(refs, hyp, weights):
     return sum(w for n, w in enumerate(weights, start=1) if nltk_bleu.modified_precision(refs, hyp, n).numerator == 0)
 
 
+@pytest.mark.stage(name="sentence")
 @given(references, tokens, weight_sets(), st.booleans())
 def test_sentence_bleu_matches_nltk(refs, hyp, weights, auto_reweigh):
     with warnings.catch_warnings(record=True) as caught:
@@ -81,6 +87,7 @@ def test_sentence_bleu_matches_nltk(refs, hyp, weights, auto_reweigh):
         assert close(ours, theirs) and not caught
 
 
+@pytest.mark.stage(name="sentence")
 @given(references, tokens, st.integers(min_value=1, max_value=4))
 def test_sentence_bleu_matches_sacrebleu(refs, hyp, max_order):
     with warnings.catch_warnings():

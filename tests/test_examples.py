@@ -24,6 +24,7 @@ def paper_tokens(text):
     return text.lower().rstrip(".").split()
 
 
+@pytest.mark.stage(name="precision")
 @pytest.mark.parametrize("example", PAPER["precision_examples"], ids=lambda e: e["id"])
 def test_paper_precisions_are_exact(example):
     refs, hyp = [paper_tokens(r) for r in example["references"]], paper_tokens(example["hypothesis"])
@@ -39,6 +40,7 @@ def test_paper_example_2_is_case_sensitive_without_lower_casing():
     assert modified_precision(refs, paper_tokens(example["hypothesis"]), 1) == Fraction(1, 7)
 
 
+@pytest.mark.stage(name="brevity")
 def test_paper_brevity_example():
     example = PAPER["brevity_example"]
     refs = [["w"] * n for n in example["ref_lens"]]
@@ -46,6 +48,7 @@ def test_paper_brevity_example():
     assert r == example["closest_ref_len"] and brevity_penalty(r, example["hyp_len"]) == example["bp"]
 
 
+@pytest.mark.stage(name="brevity")
 def test_paper_example_3_is_saved_by_the_brevity_penalty():
     """'of the' has perfect p_1 and p_2; BP against the closest reference (16 words) is exp(-7)."""
     example = PAPER["precision_examples"][3]
@@ -57,6 +60,7 @@ def test_paper_example_3_is_saved_by_the_brevity_penalty():
 TUTORIAL = PUBLISHED["nltk_2019_tutorial"]
 
 
+@pytest.mark.stage(name="sentence")
 @pytest.mark.parametrize("case", TUTORIAL["cases"], ids=lambda c: c["hypothesis"])
 def test_2019_tutorial_numbers_follow_nltk_3_2_rule(case):
     refs, hyp = [r.split() for r in TUTORIAL["references"]], case["hypothesis"].split()

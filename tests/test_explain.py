@@ -26,6 +26,7 @@ def adds_up(explanation):
     return abs(explanation.score + sum(explanation.losses) - 100.0) <= 1e-12 * 100
 
 
+@pytest.mark.stage(name="explain")
 @given(references, tokens, st.sampled_from(METHODS), st.booleans(), st.integers(1, 6))
 def test_parts_add_up_to_the_score_on_random_sentences(refs, hyp, method, effective_order, order):
     metric = BLEU(smooth_method=method, effective_order=effective_order, max_ngram_order=order, tokenize="none")
@@ -36,6 +37,7 @@ def test_parts_add_up_to_the_score_on_random_sentences(refs, hyp, method, effect
         assert explanation.score == sacre.sentence_score(" ".join(hyp), [" ".join(ref) for ref in refs]).score
 
 
+@pytest.mark.stage(name="explain")
 @given(references, tokens, st.integers(1, 5))
 def test_highlighted_matches_are_modified_precisions_counts(refs, hyp, n):
     matched, total = Highlight(hyp, refs, max_order=n).counts()[n - 1]
@@ -69,6 +71,7 @@ DECOMPOSITIONS = {
 }
 
 
+@pytest.mark.stage(name="explain")
 @pytest.mark.parametrize("case", DECOMPOSITIONS, ids=str)
 def test_decompose_case_table(case):
     arguments, expected = DECOMPOSITIONS[case]

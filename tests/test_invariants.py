@@ -36,6 +36,7 @@ def test_identical_hypotheses_and_references_score_exactly_one(hyps):
     assert math.isclose(BLEU(tokenize="none").corpus_score([" ".join(h) for h in hyps], streams(refs)).score, 100, rel_tol=1e-14)
 
 
+@pytest.mark.stage(name="precision")
 @given(st.lists(tokens, min_size=1, max_size=4), tokens, tokens)
 def test_adding_a_reference_never_lowers_clipped_matches(refs, extra, hyp):
     before = segment_stats([tuple(r) for r in refs], tuple(hyp))

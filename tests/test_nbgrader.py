@@ -1,6 +1,6 @@
 """Teachers who use nbgrader can take the notebooks as they are: nbgrader's own commands accept and grade them.
 
-The metadata that nbgrader grades by is written by tools/nbgrader_metadata.py; these tests check that it is up to date
+The metadata that nbgrader grades by is written by grader/nbgrader_metadata.py; these tests check that it is up to date
 and valid, and then run nbgrader itself (as `python -m nbgrader`, with a course folder and configuration of its own in a
 temporary folder, no network) on one stage notebook: `generate_assignment` hands out a student version with every
 solution gone and every check kept, and `autograde` gives the teacher's notebook, handed in as a student's, every
@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 from support import ROOT
-from tools import nbgrader_metadata
+from grader import nbgrader_metadata
 
 NOTEBOOK = "03_brevity_penalty.ipynb"
 COURSE, ASSIGNMENT = "bleu", "ps1"

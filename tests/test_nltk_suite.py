@@ -24,6 +24,7 @@ OURS = {name: getattr(bleu_lib, name) for name in ["sentence_bleu", "corpus_bleu
 DOCSTRINGS = ["sentence_bleu", "corpus_bleu", "modified_precision", "brevity_penalty", "SmoothingFunction.__init__"]
 
 
+@pytest.mark.stage(name="sentence")
 @pytest.mark.parametrize("name", DOCSTRINGS)
 def test_nltk_doctests_pass_with_bleu_lib(name):
     """nltk/translate/bleu_score.py: every example in the docstring of `name`."""
@@ -54,6 +55,7 @@ def same_as_nltk(refs, hyp, n):
     return float(ours)
 
 
+@pytest.mark.stage(name="precision")
 def test_modified_precision():
     """TestBLEU.test_modified_precision: the paper's examples (mixed case, as NLTK writes them)."""
     cat_refs = ["the cat is on the mat".split(), "there is a cat on the mat".split()]
@@ -69,6 +71,7 @@ def test_modified_precision():
     assert round(same_as_nltk(refs, HYP2, 2), 4) == 0.0769
 
 
+@pytest.mark.stage(name="brevity")
 def test_brevity_penalty():
     """TestBLEU.test_brevity_penalty: mteval-v13a's brevity_penalty_closest cases."""
     for ref_lens, expected in [([11, 8], 0.8669), ([11, 8, 6, 7], 1.0)]:
@@ -87,6 +90,7 @@ def test_zero_matches():
             assert sentence_bleu(refs, hyp, (1.0 / n,) * n) == 0 == quietly(nltk_bleu.sentence_bleu, refs, hyp, (1.0 / n,) * n)
 
 
+@pytest.mark.stage(name="sentence")
 def test_full_matches():
     """TestBLEU.test_full_matches: an identical hypothesis scores 1 for BLEU-1 and BLEU-2."""
     refs, hyp = ["John loves Mary".split()], "John loves Mary".split()

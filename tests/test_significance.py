@@ -14,7 +14,7 @@ SacreBLEU's own test of these tests is test/test_significance.py in mjpost/sacre
 We cannot ship WMT17 outputs, and Moses and MultEval are not at hand, so each case is re-derived on data of ours: the
 same configuration is run with SacreBLEU's real PairedTest and with bleu_lib.significance.paired_test on the same
 inputs, and every number must be the same float: score, p-value, bootstrap mean and half-width (`==`, no tolerance).
-The transcribed cases run on a generated corpus (tools/benchmark.generated_corpus, 200 segments, 1 reference) with a
+The transcribed cases run on a generated corpus (tests/corpus_generator.py, 200 segments, 1 reference) with a
 baseline and 15 systems; the other cases cover what SacreBLEU's file does not: the Kellbrück corpus of data/corpus
 (60 lines, 2 references) and systems derived from it, both tests, 1 and 2 references, tokenizers 13a, char and none,
 every smoothing method, lowercase, effective order, seeds 12345, 7 and 0, identical systems and bad input.
@@ -35,7 +35,7 @@ from bleu_lib import significance
 from bleu_lib.metric import BLEU
 from bleu_lib.significance import (MAX_SAMPLES, check_count, check_seed, holm, paired_approximate_randomization,
                                    paired_bootstrap, paired_test, segment_statistics)
-from tools.benchmark import deleted_words, generated_corpus
+from corpus_generator import deleted_words, generated_corpus
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
 
@@ -205,6 +205,7 @@ CASES = {  # id: (test, n_samples, n_confidence, seed, number of references, met
 }
 
 
+@pytest.mark.stage(name="significance")
 @pytest.mark.parametrize("test, n_samples, n_confidence, seed, n_refs, options", CASES.values(), ids=CASES.keys())
 def test_kellbrueck(test, n_samples, n_confidence, seed, n_refs, options):
     args = (KELLBRUECK, [REF_A, REF_B][:n_refs], test, n_samples, n_confidence, seed)
@@ -283,6 +284,7 @@ def test_identical_systems(test, n_samples):
     assert mine[1][0] == mine[0][0]
 
 
+@pytest.mark.stage(name="significance")
 @pytest.mark.parametrize("test", ["bs", "ar"])
 def test_one_segment_apart(test):
     """A system identical to the baseline but for one segment (alpha's first line replaced by beta's), the same numbers
@@ -440,6 +442,7 @@ def test_add_k_truncation_mechanism():
         [10, 6, 3, 1], [20, 19, 18, 17], 20, 22, "add-k", 0.5).score == metric._compute_score_from_stats(row.tolist()).score
 
 
+@pytest.mark.stage(name="significance")
 def test_holm_rejects_as_the_step_down_rule_does():
     "Holm (1979): reject the k-th smallest p-value while every p_(j), j <= k, is at most alpha / (m - j + 1)."
     rng = np.random.default_rng(4)

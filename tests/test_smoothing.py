@@ -128,6 +128,7 @@ def case_a_by_hand():
             7: mean(averaged([4, 2, f, f ** 2, 0]))}
 
 
+@pytest.mark.stage(name="smoothing")
 @pytest.mark.parametrize("method", range(1, 8))
 def test_case_a(method):
     assert math.isclose(chen_cherry_bleu(*CASE_A, method), case_a_by_hand()[method], rel_tol=1e-12)
@@ -138,11 +139,13 @@ def test_case_a(method):
         assert (ours == chen_cherry_bleu(*CASE_A, method)) == (method <= 3)  # NLTK departs from the paper from 4 on
 
 
+@pytest.mark.stage(name="smoothing")
 @given(st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), min_size=1, max_size=30), st.integers(1, 7))
 def test_identical_hypothesis_and_reference_score_one(tokens_, method):
     assert chen_cherry_bleu([tokens_], tokens_, method) == 1.0
 
 
+@pytest.mark.stage(name="smoothing")
 @given(references, tokens, st.integers(1, 7), weight_sets(), parameters)
 def test_paper_methods_stay_in_zero_one(refs, hyp, method, weights, params):
     """A score in [0, 1], or an error saying why not: method 4 (and 7) with a tiny k, and method 6 when p_{n-1} > p_{n-2}
@@ -167,6 +170,7 @@ def test_method_6_prior_above_one_is_refused():
         chen_cherry_bleu(refs, hyp, 6)
 
 
+@pytest.mark.stage(name="smoothing")
 @given(references, tokens, st.sampled_from([(1, "floor"), (2, "add-k"), (3, "exp")]))
 def test_sacrebleu_floor_add_k_exp_are_methods_1_2_3(refs, hyp, pair):
     """Equal wherever the definitions coincide; the two differences are asserted, not skipped."""

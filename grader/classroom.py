@@ -1,8 +1,8 @@
 """The classroom edition: a student version of every notebook, and a grader for what students hand in.
 
-    python tools/classroom.py student FOLDER                 write the student edition to FOLDER
-    python tools/classroom.py grade FOLDER [--json FILE]     grade the notebooks in FOLDER (or FOLDER/notebooks)
-                              [--timeout SECONDS] [--examples N] [--jobs N]
+    python -m grader student FOLDER                 write the student edition to FOLDER
+    python -m grader grade FOLDER [--json FILE]     grade the notebooks in FOLDER (or FOLDER/notebooks)
+                     [--timeout SECONDS] [--examples N] [--jobs N] [--stage NN]
 
 What a student writes is marked in our notebooks with nbgrader's markers, so that teachers who use nbgrader can take
 the notebooks as they are:
@@ -13,17 +13,19 @@ the notebooks as they are:
     ### END SOLUTION
 
 The student edition replaces every marked region by `raise NotImplementedError(hint)` and clears that cell's outputs;
-explanations, examples and check cells stay, and the teachers' model answers (cells tagged answer-key) are left out. Earlier stages come from the installed bleu_lib, so each stage can be done
-on its own.
+explanations, examples and check cells stay, and the teachers' model answers (cells tagged answer-key) are left out.
+Earlier stages come from the installed bleu_lib, so each stage can be done on its own.
 
 The grader grades each stage (a notebook with marked regions) on its own: it exports the student's notebook into a copy
-of bleu_lib in which only that stage's module is the student's, runs the notebook in a fresh kernel, and runs the stage's
-hidden tests from tests/ against that copy. A stage passes when every check cell of our notebook (same id, same source)
-runs to its end and every hidden test passes. Missing, unreadable, failing or looping notebooks are reported as such.
+of bleu_lib in which only that stage's module is the student's, runs the notebook in a fresh kernel, and runs the
+stage's hidden tests against that copy: the tests of tests/ that carry the mark `stage` with the stage's module for
+name, such as `@pytest.mark.stage(name="brevity")`. A stage passes when every check cell of our notebook (same id, same
+source) runs to its end and every hidden test passes. Missing, unreadable, failing or looping notebooks are reported as
+such.
 
 Student code is untrusted: everything the verdict depends on (our notebooks, bleu_lib, tests, data) is read before it
-runs; the kernel and the hidden tests run apart (tools/sandbox.py), the tests from a fresh copy written after the kernel
-has ended; a check cell passes only if the grader saw it print a secret after its last line; links out of the
+runs; the kernel and the hidden tests run apart (grader/sandbox.py), the tests from a fresh copy written after the
+kernel has ended; a check cell passes only if the grader saw it print a secret after its last line; links out of the
 submission are refused; the gradebook is written last, atomically. The README says what this does not guarantee.
 """
 import argparse
@@ -47,38 +49,13 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run as a script, tools/ is on the path, not the repository
-from tools import sandbox  # noqa: E402
+sys.path.insert(0, str(ROOT))  # run as a script, grader/ is on the path, not the repository
+from grader import sandbox  # noqa: E402
 from tools.nbtools import notebook_paths  # noqa: E402
 
 NOTEBOOKS, LIBRARY, TESTS = ROOT / "notebooks", ROOT / "bleu_lib", ROOT / "tests"
 REGION = re.compile(r"^(?P<hint>[ \t]*# Hint: (?P<text>[^\n]*)\n)?(?P<indent>[ \t]*)### BEGIN SOLUTION\n.*?"
                     r"^[ \t]*### END SOLUTION[ \t]*\n?", re.M | re.S)
-
-# The hidden tests of each stage: the tests of tests/ that exercise that stage's module.
-HIDDEN_TESTS = {
-    "ngrams": ["test_differential.py::test_ngrams_match_nltk", "test_differential.py::test_ngram_counts_match_sacrebleu"],
-    "precision": ["test_differential.py::test_modified_precision_matches_nltk_and_sacrebleu",
-                  "test_nltk_suite.py::test_modified_precision", "test_examples.py::test_paper_precisions_are_exact",
-                  "test_invariants.py::test_adding_a_reference_never_lowers_clipped_matches"],
-    "brevity": ["test_differential.py::test_closest_ref_length_and_brevity_penalty_match_nltk_and_sacrebleu",
-                "test_nltk_suite.py::test_brevity_penalty", "test_examples.py::test_paper_brevity_example",
-                "test_examples.py::test_paper_example_3_is_saved_by_the_brevity_penalty"],
-    "sentence": ["test_differential.py::test_sentence_bleu_matches_nltk", "test_differential.py::test_sentence_bleu_matches_sacrebleu",
-                 "test_nltk_suite.py::test_nltk_doctests_pass_with_bleu_lib", "test_nltk_suite.py::test_full_matches",
-                 "test_examples.py::test_2019_tutorial_numbers_follow_nltk_3_2_rule"],
-    "corpus": ["test_corpus.py"],
-    "tokenizers": ["test_tokenizers.py"],
-    "smoothing": ["test_smoothing.py::test_case_a", "test_smoothing.py::test_identical_hypothesis_and_reference_score_one",
-                  "test_smoothing.py::test_paper_methods_stay_in_zero_one",
-                  "test_smoothing.py::test_sacrebleu_floor_add_k_exp_are_methods_1_2_3"],
-    "significance": ["test_significance.py::test_kellbrueck", "test_significance.py::test_one_segment_apart",
-                     "test_significance.py::test_holm_rejects_as_the_step_down_rule_does"],
-    "explain": ["test_explain.py::test_parts_add_up_to_the_score_on_random_sentences",
-                "test_explain.py::test_highlighted_matches_are_modified_precisions_counts", "test_explain.py::test_decompose_case_table"],
-    "agreement": ["test_agreement.py::test_pearson_matches_statistics_correlation",
-                  "test_agreement.py::test_kendall_tau_matches_brute_force_pair_count"],
-}
 
 
 def stub(match):
@@ -99,8 +76,8 @@ def stages():
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         cells = nbformat.read(path, as_version=4).cells
         if any(cell.cell_type == "code" and "### BEGIN SOLUTION" in cell.source for cell in cells):
-            module = next((re.search(r"#\| default_exp (\S+)", c.source)[1] for c in cells if "#| default_exp" in c.source),
-                          None)  # None: exercises only, graded by their check cells
+            exports = (re.search(r"#\| default_exp (\S+)", c.source)[1] for c in cells if "#| default_exp" in c.source)
+            module = next(exports, None)  # None: exercises only, graded by their check cells
             found.append((path, module))
     return found
 
@@ -126,7 +103,8 @@ STUDENT_README = """# BLEU from scratch: student edition
 Open the notebooks in order. In each one, the cells that raise `NotImplementedError` are yours to write: replace the
 `raise` line with your code (the hint above it says where to start). The check cells under them compare your code with
 NLTK and SacreBLEU and print nothing when it is right; they turn from red to green as you go. Each notebook ends with
-exercises, checked the same way. Earlier stages come from the installed `bleu_lib`, so every notebook can be done on its own.
+exercises, checked the same way. Earlier stages come from the installed `bleu_lib`, so every notebook can be done on
+its own.
 """
 
 
@@ -158,11 +136,11 @@ def edition_sources(teacher):
 # --- what the grader trusts: read once, before any student code runs ---------------------------------------------
 
 def trusted_files():
-    "Our bleu_lib, hidden tests (and the corpus generator they use), helpers.py and data/, as bytes by path."
+    "Our bleu_lib, tests (and the modules they share, such as corpus_generator.py), helpers.py and data/, by path."
     files = {}
-    for pattern in ["bleu_lib/*.py", "tests/*.py", "notebooks/helpers.py", "data/**/*",
-                    "tools/__init__.py", "tools/benchmark.py"]:
-        files.update({str(path.relative_to(ROOT)): path.read_bytes() for path in sorted(ROOT.glob(pattern)) if path.is_file()})
+    for pattern in ["bleu_lib/*.py", "tests/*.py", "notebooks/helpers.py", "data/**/*"]:
+        paths = [path for path in sorted(ROOT.glob(pattern)) if path.is_file()]
+        files.update({str(path.relative_to(ROOT)): path.read_bytes() for path in paths})
     return files
 
 
@@ -175,7 +153,8 @@ def write_files(files, folder):
 
 def fingerprint():
     "A hash of every file of the repository the grader depends on, to tell whether student code changed one."
-    paths = [path for path in ROOT.rglob("*") if path.is_file() and not {".venv", "classroom", "__pycache__"} & set(path.parts)]
+    skipped = {".venv", "classroom", "__pycache__"}
+    paths = [path for path in ROOT.rglob("*") if path.is_file() and not skipped & set(path.parts)]
     return {str(path.relative_to(ROOT)): hashlib.sha256(path.read_bytes()).hexdigest() for path in paths
             if not path.is_relative_to(ROOT / ".git" / "objects")}
 
@@ -221,6 +200,26 @@ def export_module(student, module, folder):
 
 
 DIRECTIVE = re.compile(r"^#\s*\|\s*(default_exp|export\w*)\b.*$", re.M)
+
+
+# --- the hidden tests: the tests of tests/ marked @pytest.mark.stage(name=MODULE) ---------------------------------
+
+STAGE_MARK = "stage(name): a hidden test of the classroom grader's stage whose module is `name` (grader/classroom.py)"
+
+
+def marked_stages(source):
+    "The stages that the Python `source` marks tests for: the name of every `stage(name=...)` call in it."
+    calls = [node for node in ast.walk(ast.parse(source))
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "stage"]
+    return {keyword.value.value for call in calls for keyword in call.keywords
+            if keyword.arg == "name" and isinstance(keyword.value, ast.Constant)}
+
+
+def hidden_test_files(files, module):
+    """The test files of `files` (bytes by path) that mark tests for `module`'s stage. pytest, given only these, selects
+    the marked tests (-m): collecting every file of tests/ would cost each stage seconds."""
+    return sorted(name for name, data in files.items() if re.fullmatch(r"tests/test_\w+\.py", name)
+                  and module in marked_stages(data.decode("utf-8")))
 
 
 # --- running a stage -------------------------------------------------------------------------------------------------
@@ -287,14 +286,17 @@ def failed_checks(ran, checks, secret):
     return failed
 
 
-def run_hidden_tests(workspace, module, timeout, examples):
-    "The stage's hidden tests, run in the sandbox from `workspace`: (number passed, {test: why it failed})."
-    selection = [f"tests/{test}" for test in HIDDEN_TESTS[module]]
-    (workspace / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\npythonpath = . tests\n")
+def run_hidden_tests(workspace, module, files, timeout, examples):
+    """The stage's hidden tests, the tests of `files` marked for `module`, run in the sandbox from `workspace`:
+    (number passed, {test: why it failed})."""
+    if not files:
+        return 0, {"(all)": f"no test of tests/ is marked stage(name={module!r}): the stage has no hidden tests"}
+    (workspace / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\npythonpath = . tests\n"
+                                          f"markers =\n    {STAGE_MARK}\n")
     sandbox.prepare(workspace)
     argv = sandbox.command([sys.executable, "-s", "-m", "pytest", "-q", "-c", "pytest.ini", "--rootdir", ".",
                             "--confcutdir", ".", "-p", "hypothesis.extra.pytestplugin", "--junitxml=report.xml",
-                            *selection], workspace, [ROOT])
+                            "-m", f"stage(name={module!r})", *files], workspace, [ROOT])
     marker = sandbox.new_marker()
     # only the plugin the tests need: loading every installed one (nbval, Jupyter...) takes seconds
     extra = {"BLEU_TEST_EXAMPLES": str(examples), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
@@ -365,10 +367,12 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
             result["status"] = f"a cell ran longer than {timeout} s: the kernel was stopped there"
         passed, failed_tests = 0, {}
         if module:
-            tests_workspace = Path(tempfile.mkdtemp(dir=tmp))  # a new, unguessable folder, written after the kernel ended
+            # a new, unguessable folder, written after the kernel ended
+            tests_workspace = Path(tempfile.mkdtemp(dir=tmp))
             write_files({**trusted["files"], **ours}, tests_workspace)
             try:
-                passed, failed_tests = run_hidden_tests(tests_workspace, module, 10 * timeout, examples)
+                files = hidden_test_files(trusted["files"], module)
+                passed, failed_tests = run_hidden_tests(tests_workspace, module, files, 10 * timeout, examples)
             except Exception as error:
                 passed, failed_tests = 0, {"(all)": f"the hidden tests did not finish ({type(error).__name__})"}
     total = passed + len(failed_tests)
@@ -403,7 +407,8 @@ def grade(folder, timeout=60, examples=30, jobs=2, only=(), progress=None):
         submissions = {name: (None, f"refused: {error}") for name in names}
     results = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(grade_stage_safely, (name, submissions[name], trusted, timeout, examples)) for name in names]
+        futures = [pool.submit(grade_stage_safely, (name, submissions[name], trusted, timeout, examples))
+                   for name in names]
         for future in as_completed(futures):
             result = future.result()
             results[result["notebook"]] = result
@@ -432,7 +437,8 @@ def table(report):
         lines += [f"    test {test}: {why}" for test, why in r["failed_tests"].items()]
     lines.append(f"stages passed: {report['passed']} of {report['stages_total']}")
     if report["repository_changed"]:
-        lines.append(f"WARNING: files of the grader's repository changed while grading: {', '.join(report['repository_changed'])}")
+        changed = ", ".join(report["repository_changed"])
+        lines.append(f"WARNING: files of the grader's repository changed while grading: {changed}")
     return "\n".join(lines)
 
 
@@ -449,7 +455,8 @@ def write_gradebook(report, path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="The classroom edition: student notebooks and a grader.")
+    parser = argparse.ArgumentParser(prog="python -m grader",
+                                     description="The classroom edition: student notebooks and a grader.")
     commands = parser.add_subparsers(dest="command", required=True)
     student = commands.add_parser("student", help="write the student edition to FOLDER")
     student.add_argument("folder")
@@ -457,7 +464,8 @@ def main(argv=None):
     grader.add_argument("folder")
     grader.add_argument("--json", help="also write the grades as JSON to this file (last, atomically)")
     grader.add_argument("--timeout", type=int, default=60, help="seconds a cell may run (default: 60)")
-    grader.add_argument("--examples", type=int, default=30, help="random examples per hidden property test (default: 30)")
+    grader.add_argument("--examples", type=int, default=30,
+                        help="random examples per hidden property test (default: 30)")
     grader.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="stages graded at once")
     grader.add_argument("--stage", action="append", default=[], help="grade only this stage, e.g. 03 (repeatable)")
     args = parser.parse_args(argv)

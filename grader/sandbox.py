@@ -35,7 +35,9 @@ for way in $ways; do
     mkdir -p "$workspace/.way"
     if [ -n "$child" ]; then mount --bind "$child" "$workspace/.way"; fi
     mount -t tmpfs -o mode=755 tmpfs "$directory"
-    if [ -n "$child" ]; then mkdir -p "$child" && mount --bind "$workspace/.way" "$child" && umount "$workspace/.way"; fi
+    if [ -n "$child" ]; then
+        mkdir -p "$child" && mount --bind "$workspace/.way" "$child" && umount "$workspace/.way"
+    fi
     rmdir "$workspace/.way"
 done
 mount --bind "$workspace" "$workspace"
@@ -66,7 +68,8 @@ def ways_through(path):
 def hiding(folder):
     "The way that hides `folder`, keeping only the Python environment the grader runs, if it is inside."
     folder, keep = Path(folder).resolve(), Path(sys.prefix).resolve()
-    if Path(sys.base_prefix).resolve().is_relative_to(folder) and not Path(sys.base_prefix).resolve().is_relative_to(keep):
+    interpreter = Path(sys.base_prefix).resolve()
+    if interpreter.is_relative_to(folder) and not interpreter.is_relative_to(keep):
         return []  # the interpreter itself is in there: hiding it would leave nothing to run
     return [f"{folder}:{keep if keep.is_relative_to(folder) else ''}"]
 
@@ -97,10 +100,10 @@ def isolation():
 def describe():
     "One line for the teacher: how student code is kept apart on this machine."
     if isolation() == "namespaces":
-        return ("isolation: student code runs as nobody, without network, in its own process namespace, with every file "
-                "system read-only but its workspace")
-    return ("isolation: weak (run the grader as root on Linux for more): student code runs as you, with its own HOME and "
-            "working directory, and its processes are killed when it ends, but it can write where you can")
+        return ("isolation: student code runs as nobody, without network, in its own process namespace, with every "
+                "file system read-only but its workspace")
+    return ("isolation: weak (run the grader as root on Linux for more): student code runs as you, with its own HOME "
+            "and working directory, and its processes are killed when it ends, but it can write where you can")
 
 
 def prepare(workspace, mode=None):
