@@ -2,6 +2,7 @@
 import logging
 import os
 
+import pytest
 from hypothesis import Phase, settings
 
 # SacreBLEU logs advice (effective order, tokenized input) that is irrelevant to the comparisons we make.
@@ -16,3 +17,12 @@ settings.register_profile("bleu", derandomize=True, deadline=None, database=None
                           max_examples=int(os.environ.get("BLEU_TEST_EXAMPLES", "300")),
                           phases=[phase for phase in Phase if not (grading and phase is Phase.shrink)])
 settings.load_profile("bleu")
+
+
+@pytest.fixture(scope="module")
+def edition(tmp_path_factory):
+    "The student edition of our notebooks, as the grader's tests hand it in (test_classroom, test_grader_security)."
+    from grader.classroom import student_edition  # here: the grader's sandbox runs the hidden tests without grader/
+    folder = tmp_path_factory.mktemp("student")
+    student_edition(folder)
+    return folder

@@ -1,4 +1,4 @@
-"""Build a submission that tries to fool the grader, one trick at a time, for tests/test_classroom.py.
+"""Build a submission that tries to fool the grader, one trick at a time, for tests/test_grader_security.py.
 
     python tests/make_malicious_submission.py STUDENT_EDITION OUT TRICK [GRADEBOOK]
 

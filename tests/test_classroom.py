@@ -2,34 +2,28 @@
 
 The student edition hides every solution; the untouched edition is "not attempted"; our notebooks score full marks;
 one stage filled in scores exactly that stage; wrong submissions get messages that name the mistake; broken ones are
-reported; and the grader cannot be fooled by the tricks of tests/make_malicious_submission.py: the stage fails, the
-teacher's files stay as they were, and the gradebook is the grader's.
+reported. That the grader cannot be fooled is tests/test_grader_security.py.
 
 Grading runs the hidden tests with few random examples (to keep CI short); the times are in the README.
 """
-import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
-import time
 import tomllib
-from pathlib import Path
 
 import nbformat
 import pytest
 
-from grader import classroom, sandbox
-from grader.classroom import REGION, fingerprint, grade, stages, student_edition, write_gradebook
-from make_malicious_submission import make
+from grader import classroom
+from grader.classroom import REGION, grade, stages
+from grading import FAST, with_stage
 from support import ROOT
 from tools.nbtools import notebook_paths
 
 STAGES = [path.name for path, _ in stages()]
 MODULES = {module for _, module in stages() if module}  # Part II's exercises (08) export no module: no hidden tests
-FAST = {"timeout": 60, "examples": 10, "jobs": 2}
 
 # Run in a process of its own: every test of tests/ that carries the mark `stage`, as pytest itself collects them,
 # printed as JSON {node id: [[args, kwargs] of each such mark]}. --strict-markers: the mark must be registered.
@@ -69,13 +63,6 @@ def hidden_tests(marked):
         for _, kwargs in marks:
             stages.setdefault(kwargs.get("name"), set()).add(node_id)
     return stages
-
-
-@pytest.fixture(scope="module")
-def edition(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("student")
-    student_edition(folder)
-    return folder
 
 
 def solution_lines():
@@ -172,16 +159,6 @@ def test_every_stage_with_a_module_has_hidden_tests_in_the_files_the_grader_give
     assert classroom.STAGE_MARK in markers["markers"]  # registered as the grader registers it in its sandbox
 
 
-def with_stage(edition, folder, name, change=lambda source: source):
-    "A copy of the student edition in which our notebook `name`, its solutions changed by `change`, is handed in."
-    shutil.copytree(edition, folder)
-    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
-    for cell in nb.cells:
-        cell.source = change(cell.source)
-    nbformat.write(nb, folder / "notebooks" / name)
-    return folder
-
-
 def test_one_stage_filled_in_scores_exactly_that_stage(edition, tmp_path):
     report = grade(with_stage(edition, tmp_path / "filled", "03_brevity_penalty.ipynb"), **FAST)
     assert [r["notebook"] for r in report["stages"] if r["passed"]] == ["03_brevity_penalty.ipynb"], report
@@ -221,91 +198,3 @@ def test_missing_unreadable_crashing_and_looping_notebooks_are_reported(edition,
     assert status["01"] == "missing" and status["02"].startswith("unreadable notebook")
     assert status["03"].startswith("could not run") and re.match(r"a cell ran longer than 5 s", status["05"])
     assert report["passed"] == 0
-
-
-# --- a grader that cannot be fooled ---------------------------------------------------------------------------------
-
-def grade_command(folder, gradebook, *stages):
-    "Grade `folder` as a teacher does, from the command line, with a JSON gradebook."
-    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(folder), "--json", str(gradebook),
-                           "--examples", "10", *(f"--stage={stage}" for stage in stages)],
-                          capture_output=True, text=True, cwd=ROOT)
-    return done, json.loads(gradebook.read_text())
-
-
-@pytest.mark.parametrize("trick", ["conftest", "silence", "write", "detach", "peek"])
-def test_a_malicious_notebook_fools_nobody(edition, tmp_path, trick):
-    if trick in ("conftest", "write", "peek") and sandbox.isolation() != "namespaces":
-        pytest.skip("run as root on Linux: without namespaces this trick really reaches the repository (and is reported)")
-    gradebook = tmp_path / "gradebook.json"
-    folder = make(edition, tmp_path / "submission", trick, gradebook)
-    before = fingerprint()
-    done, report = grade_command(folder, gradebook, "01", "02")
-    assert done.returncode == 0, done.stderr
-    stage = report["stages"][0]
-    assert report["passed"] == 0 and stage["status"] == "graded" and not stage["passed"], report
-    if trick == "silence":  # the check cells raised, silently: the grader never saw them finish
-        assert set(stage["failed_checks"].values()) == {"did not run to the end: an error was hidden, or the cell was skipped"}
-    if trick == "peek":  # our solution module was not there to be read: the student's stubs were tested
-        assert stage["tests_passed"] == 0 < stage["tests_total"], stage
-    assert fingerprint() == before and not (ROOT / "HACKED.txt").exists() and report["repository_changed"] == []
-    printed = re.search(r"gradebook written to .* \(sha256 ([0-9a-f]{64})\)", done.stdout)[1]
-    time.sleep(2)  # long enough for a process that survived the grader to have rewritten the gradebook
-    assert printed == hashlib.sha256(gradebook.read_bytes()).hexdigest() and "forged" not in gradebook.read_text()
-    progress = [line.split(":")[0] for line in done.stderr.splitlines()[1:]]  # a line per stage, as each one ends
-    assert sorted(progress) == ["01_ngrams", "02_modified_precision"]
-
-
-def test_links_to_our_solutions_are_refused(edition, tmp_path):
-    folder = make(edition, tmp_path / "links", "links")
-    report = grade(folder, **FAST)
-    assert {r["status"] for r in report["stages"]} == {"refused: a link, not a file of the submission"}
-    notebooks_link = tmp_path / "folder_link"
-    notebooks_link.mkdir()
-    (notebooks_link / "notebooks").symlink_to(ROOT / "notebooks")
-    assert all(r["status"].startswith("refused: ") and not r["passed"] for r in grade(notebooks_link, **FAST)["stages"])
-    hard = with_stage(edition, tmp_path / "hard", "01_ngrams.ipynb")
-    os.link(hard / "notebooks" / "01_ngrams.ipynb", tmp_path / "elsewhere.ipynb")  # a file shared with another folder
-    assert grade(hard, only=["01"], **FAST)["stages"][0]["status"] == "refused: not a regular file of its own"
-
-
-def test_a_changed_repository_is_reported_and_fails_the_command(edition, tmp_path, monkeypatch, capsys):
-    "If student code got to change the teacher's files anyway, the teacher is told, and the command exits 3."
-    states = iter([{"tests/conftest.py": "before"}, {"tests/conftest.py": "after", "HACKED.txt": "new"}])
-    monkeypatch.setattr(classroom, "fingerprint", lambda: next(states))
-    assert classroom.main(["grade", str(edition), "--stage", "01"]) == 3
-    assert "WARNING: files of the grader's repository changed while grading: HACKED.txt, tests/conftest.py" in capsys.readouterr().out
-
-
-def test_without_namespaces_the_processes_a_kernel_started_are_killed(edition, tmp_path, monkeypatch):
-    "The weaker isolation, as when the grader is not root: what the kernel started dies with it (by its marker)."
-    monkeypatch.setattr(sandbox, "isolation", lambda: "session")  # the grading workers are forked: they see it too
-    gradebook = tmp_path / "gradebook.json"
-    report = grade(make(edition, tmp_path / "submission", "detach", gradebook), only=["01"], **FAST)
-    digest = write_gradebook(report, gradebook)
-    time.sleep(2)
-    assert report["isolation"] == "session" and hashlib.sha256(gradebook.read_bytes()).hexdigest() == digest
-
-
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0 or not shutil.which("unshare"), reason="needs root and unshare")
-def test_as_root_student_code_runs_as_nobody_without_network_or_our_files(tmp_path):
-    assert sandbox.isolation() == "namespaces"
-    probe = """
-import os, socket
-print(os.geteuid(), sorted(os.listdir(ROOT)))
-for path in [ROOT + "/README.md", "/etc/hostname-sandbox-probe"]:
-    try:
-        open(path, "w")
-        print("wrote", path)
-    except OSError:
-        pass
-try:
-    socket.create_connection(("127.0.0.1", 22), timeout=2)
-except OSError as error:
-    print(type(error).__name__)
-"""
-    workspace = sandbox.prepare(tmp_path)
-    argv = sandbox.command([sys.executable, "-c", f"ROOT = {str(ROOT)!r}" + probe], workspace, [ROOT])
-    done = subprocess.run(argv, env=sandbox.environment(workspace, sandbox.new_marker()), capture_output=True, text=True)
-    venv = [Path(sys.prefix).name] if Path(sys.prefix).is_relative_to(ROOT) else []
-    assert done.stdout.split("\n")[:2] == [f"65534 {venv}", "OSError"], done  # network unreachable, not refused
