@@ -151,8 +151,10 @@ def smoothed_percents(method, smooth_value, correct, total):
     "The registry entry's array form on rows of counts, called as Smoothing.smooth calls its counts; None if it has none."
     entry = SMOOTHING[method]
     form = ARRAY_FORMS.get(entry.counts)
-    if form is None or not entry.parameter:
-        return None if form is None else form(correct, total)
+    if form is None:
+        return None
+    if not entry.parameter:  # the counting function's own default value
+        return form(correct, total)
     return form(correct, total, entry.default if smooth_value is None else smooth_value)
 
 
