@@ -21,7 +21,7 @@ from bleu_lib.explain import order_differences, score_of
 from bleu_lib.scoring import ARRAY_FORMS, bleu_scores, brevity_penalties, compute_bleu
 from bleu_lib.significance import (bootstrap_scores, compare_all, corpus_scores, paired_bootstrap, paired_test,
                                    resample_counts)
-from bleu_lib.smoothing import SMOOTHING, Smoothing, epsilon_counts, length_counts, named_methods
+from bleu_lib.smoothing import SMOOTHING, epsilon_counts, length_counts, named_methods, register
 
 ORDER = 4
 
@@ -52,8 +52,8 @@ def scalar_scores(rows, metric):
 @pytest.fixture
 def extra_methods():
     "A method with floor's counting and a value of its own (it has an array form), and one with none (method 4)."
-    SMOOTHING["floor-1"] = Smoothing(epsilon_counts, "epsilon", 1.0, at_most_one=True)
-    SMOOTHING["length"] = Smoothing(length_counts, "k", 5)
+    register("floor-1", epsilon_counts, parameter="epsilon", default=1.0, at_most_one=True)
+    register("length", length_counts, parameter="k", default=5)
     yield ["floor-1", "length"]
     del SMOOTHING["floor-1"], SMOOTHING["length"]
 
