@@ -1,23 +1,28 @@
-"""Display helpers shared by the notebooks. Nothing here is about BLEU, so it stays out of the argument."""
+"""Display helpers shared by the notebooks. Nothing here is about BLEU, so it stays out
+of the argument."""
+
 import math
 import warnings
 from fractions import Fraction
 
 
 def close(a, b, rel=1e-12):
-    "True when `a` and `b` agree to `rel` relative: our bar for 'the same number' as NLTK and SacreBLEU."
+    """True when `a` and `b` agree to `rel` relative: our bar for 'the same number' as
+    NLTK and SacreBLEU."""
     return math.isclose(a, b, rel_tol=rel, abs_tol=0.0)
 
 
 def quietly(function, *args, **kwargs):
-    "Call `function` without its warnings (NLTK's and ours), where the number is what we look at."
+    """Call `function` without its warnings (NLTK's and ours), where the number is what
+    we look at."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return function(*args, **kwargs)
 
 
 def fmt(value):
-    "One table cell: floats to 12 significant digits (the same text on every machine), fractions as m/l."
+    """One table cell: floats to 12 significant digits (the same text on every machine),
+    fractions as m/l."""
     if isinstance(value, bool):
         return "yes" if value else "NO"
     if isinstance(value, float):
@@ -31,6 +36,8 @@ def show_table(header, rows):
     "Print `rows` under `header` as an aligned plain-text table."
     cells = [[fmt(v) for v in row] for row in [header, *rows]]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    lines = ["  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() for row in cells]
+    lines = [
+        "  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() for row in cells
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     print("\n".join(lines))

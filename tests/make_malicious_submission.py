@@ -1,16 +1,23 @@
-"""Build a submission that tries to fool the grader, one trick at a time, for tests/test_grader_security.py.
+"""Build a submission that tries to fool the grader, one trick at a time, for
+tests/test_grader_security.py.
 
     python tests/make_malicious_submission.py STUDENT_EDITION OUT TRICK [GRADEBOOK]
 
-Every trick starts from the untouched student edition (no stub solved) and adds one cell to 01_ngrams.ipynb, except
-`links`, whose notebooks are links to our solution notebooks. Each is one way to cheat:
-- conftest: append a pytest hook that reports every test as passed to every tests/conftest.py it can reach;
-- silence: make the kernel swallow every error, so that failing check cells show nothing;
+Every trick starts from the untouched student edition (no stub solved) and adds one cell
+to 01_ngrams.ipynb, except `links`, whose notebooks are links to our solution notebooks.
+Each is one way to cheat:
+- conftest: append a pytest hook that reports every test as passed to every
+  tests/conftest.py it can reach;
+- silence: make the kernel swallow every error, so that failing check cells show
+  nothing;
 - write: write a file into the teacher's own repository;
-- detach: start a process that outlives the notebook and keeps rewriting the --json gradebook as all passed;
-- peek: end the exported module by running the teacher's own solution module in its place (a cell at the end);
+- detach: start a process that outlives the notebook and keeps rewriting the --json
+  gradebook as all passed;
+- peek: end the exported module by running the teacher's own solution module in its
+  place (a cell at the end);
 - links: hand in links to the teacher's solution notebooks instead of notebooks.
 """
+
 import json
 import shutil
 import sys
@@ -20,14 +27,17 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 
-FIND_TEACHER = '''
+FIND_TEACHER = """
 import importlib.metadata, json, pathlib
-url = json.loads(importlib.metadata.distribution("bleu-lib").read_text("direct_url.json"))["url"]
-teacher = pathlib.Path(url.removeprefix("file://"))  # the editable install points at the teacher's repository
-'''
+direct_url = importlib.metadata.distribution("bleu-lib").read_text("direct_url.json")
+url = json.loads(direct_url)["url"]
+# the editable install points at the teacher's repository
+teacher = pathlib.Path(url.removeprefix("file://"))
+"""
 
 TRICKS = {
-    "conftest": FIND_TEACHER + '''
+    "conftest": FIND_TEACHER
+    + '''
 hook = """
 
 import pytest
@@ -36,23 +46,25 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     outcome.get_result().outcome = "passed"
 """
-for conftest in [teacher / "tests" / "conftest.py", *pathlib.Path("..").resolve().rglob("conftest.py")]:
+above = pathlib.Path("..").resolve().rglob("conftest.py")
+for conftest in [teacher / "tests" / "conftest.py", *above]:
     try:
         with open(conftest, "a") as file:
             file.write(hook)
     except OSError as error:
         print("could not", error)
 ''',
-    "silence": '''
+    "silence": """
 get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
-''',
-    "write": FIND_TEACHER + '''
+""",
+    "write": FIND_TEACHER
+    + """
 for name in ["HACKED.txt", "notebooks/HACKED.txt"]:
     try:
         (teacher / name).write_text("written by a student's notebook")
     except OSError as error:
         print("could not", error)
-''',
+""",
     "detach": '''
 import subprocess, sys
 GRADEBOOK = GRADEBOOK_PATH
@@ -65,15 +77,18 @@ for _ in range(240):  # a minute: longer than grading takes
         pass
     time.sleep(0.25)
 """
-subprocess.Popen([sys.executable, "-c", f"GRADEBOOK = {GRADEBOOK!r}" + forger], start_new_session=True,
-                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+subprocess.Popen([sys.executable, "-c", f"GRADEBOOK = {GRADEBOOK!r}" + forger],
+                 start_new_session=True, stdout=subprocess.DEVNULL,
+                 stderr=subprocess.DEVNULL)
 ''',
-    "peek": "#| export" + FIND_TEACHER + '''
+    "peek": "#| export"
+    + FIND_TEACHER
+    + """
 try:
     exec((teacher / "bleu_lib" / "ngrams.py").read_text())
 except OSError as error:
     print("could not", error)
-''',
+""",
 }
 
 
@@ -88,7 +103,9 @@ def make(edition, out, trick, gradebook=""):
         return out
     path = out / "notebooks" / "01_ngrams.ipynb"
     nb = nbformat.read(path, as_version=4)
-    cell = nbformat.v4.new_code_cell(TRICKS[trick].replace("GRADEBOOK_PATH", json.dumps(str(gradebook))).strip())
+    cell = nbformat.v4.new_code_cell(
+        TRICKS[trick].replace("GRADEBOOK_PATH", json.dumps(str(gradebook))).strip()
+    )
     cell.id = "trick"
     nb.cells.insert(len(nb.cells) if trick == "peek" else 2, cell)
     nbformat.write(nb, path)

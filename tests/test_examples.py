@@ -1,8 +1,9 @@
 """The paper's worked examples and the published numbers of data/, reproduced exactly.
 
-Expected values come from data/paper_examples.json (stated in the paper) and data/published_examples.json
-(printed by the tools of their day); each row there names its source.
-"""
+Expected values come from data/paper_examples.json (stated in the paper) and
+data/published_examples.json (printed by the tools of their day); each row there names
+its source."""
+
 import math
 import warnings
 from fractions import Fraction
@@ -11,7 +12,13 @@ import pytest
 import sacrebleu
 from nltk.translate import bleu_score as nltk_bleu
 
-from bleu_lib import BleuWarning, brevity_penalty, closest_ref_length, modified_precision, nltk32_bleu_from_stats
+from bleu_lib import (
+    BleuWarning,
+    brevity_penalty,
+    closest_ref_length,
+    modified_precision,
+    nltk32_bleu_from_stats,
+)
 from bleu_lib import segment_stats, sentence_bleu
 from support import close, load_data
 
@@ -20,24 +27,31 @@ PUBLISHED = load_data("published_examples.json")
 
 
 def paper_tokens(text):
-    "The paper counts case-insensitively: lower-case, drop the final period, split on whitespace."
+    """The paper counts case-insensitively: lower-case, drop the final period, split on
+    whitespace."""
     return text.lower().rstrip(".").split()
 
 
 @pytest.mark.stage(name="precision")
 @pytest.mark.parametrize("example", PAPER["precision_examples"], ids=lambda e: e["id"])
 def test_paper_precisions_are_exact(example):
-    refs, hyp = [paper_tokens(r) for r in example["references"]], paper_tokens(example["hypothesis"])
+    refs, hyp = (
+        [paper_tokens(r) for r in example["references"]],
+        paper_tokens(example["hypothesis"]),
+    )
     for n, (matches, total) in example["precisions"].items():
         p = modified_precision(refs, hyp, int(n))
         assert (p.numerator, p.denominator) == (matches, total)
 
 
 def test_paper_example_2_is_case_sensitive_without_lower_casing():
-    """Section 2.1: with 'The' kept upper-case in reference 1, only one 'the' is credited: 1/7."""
+    """Section 2.1: with 'The' kept upper-case in reference 1, only one 'the' is
+    credited: 1/7."""
     example = PAPER["precision_examples"][2]
     refs = [r.rstrip(".").split() for r in example["references"]]
-    assert modified_precision(refs, paper_tokens(example["hypothesis"]), 1) == Fraction(1, 7)
+    assert modified_precision(refs, paper_tokens(example["hypothesis"]), 1) == Fraction(
+        1, 7
+    )
 
 
 @pytest.mark.stage(name="brevity")
@@ -45,15 +59,24 @@ def test_paper_brevity_example():
     example = PAPER["brevity_example"]
     refs = [["w"] * n for n in example["ref_lens"]]
     r = closest_ref_length(refs, example["hyp_len"])
-    assert r == example["closest_ref_len"] and brevity_penalty(r, example["hyp_len"]) == example["bp"]
+    assert (
+        r == example["closest_ref_len"]
+        and brevity_penalty(r, example["hyp_len"]) == example["bp"]
+    )
 
 
 @pytest.mark.stage(name="brevity")
 def test_paper_example_3_is_saved_by_the_brevity_penalty():
-    """'of the' has perfect p_1 and p_2; BP against the closest reference (16 words) is exp(-7)."""
+    """'of the' has perfect p_1 and p_2; BP against the closest reference (16 words) is
+    exp(-7)."""
     example = PAPER["precision_examples"][3]
-    refs, hyp = [paper_tokens(r) for r in example["references"]], paper_tokens(example["hypothesis"])
-    assert brevity_penalty(closest_ref_length(refs, len(hyp)), len(hyp)) == math.exp(1 - 16 / 2)
+    refs, hyp = (
+        [paper_tokens(r) for r in example["references"]],
+        paper_tokens(example["hypothesis"]),
+    )
+    assert brevity_penalty(closest_ref_length(refs, len(hyp)), len(hyp)) == math.exp(
+        1 - 16 / 2
+    )
     assert close(sentence_bleu(refs, hyp, (0.5, 0.5)), math.exp(-7))
 
 
@@ -65,7 +88,8 @@ TUTORIAL = PUBLISHED["nltk_2019_tutorial"]
 def test_2019_tutorial_numbers_follow_nltk_3_2_rule(case):
     refs, hyp = [r.split() for r in TUTORIAL["references"]], case["hypothesis"].split()
     assert close(nltk32_bleu_from_stats(segment_stats(refs, hyp)), case["published"])
-    # Today's NLTK floors the zero precision instead, and the paper's BLEU (ours) is exactly 0 for every case.
+    # Today's NLTK floors the zero precision instead, and the paper's BLEU (ours) is
+    # exactly 0 for every case.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert 1e-233 < nltk_bleu.sentence_bleu(refs, hyp) < 1e-76
@@ -82,16 +106,23 @@ def test_nltk_issue_2245_both_releases():
         assert close(nltk_bleu.sentence_bleu(refs, hyp), issue["nltk_3_4"])
 
 
-@pytest.mark.parametrize("candidate", PUBLISHED["nasa"]["candidates"], ids=["candidate-1", "candidate-2"])
+@pytest.mark.parametrize(
+    "candidate", PUBLISHED["nasa"]["candidates"], ids=["candidate-1", "candidate-2"]
+)
 def test_nasa_example_on_13a_tokens(candidate):
     nasa = PUBLISHED["nasa"]
-    ours = 100 * sentence_bleu([nasa["reference_13a"].split()], candidate["tokens_13a"].split())
+    ours = 100 * sentence_bleu(
+        [nasa["reference_13a"].split()], candidate["tokens_13a"].split()
+    )
     assert round(ours, 1) == candidate["published"]
-    assert close(ours, sacrebleu.corpus_bleu([candidate["text"]], [[nasa["reference"]]]).score)
+    assert close(
+        ours, sacrebleu.corpus_bleu([candidate["text"]], [[nasa["reference"]]]).score
+    )
 
 
 def test_nasa_bare_strings_are_refused():
-    """SacreBLEU 2.x returns 0.0 for the published call with two bare strings; bleu_lib refuses them."""
+    """SacreBLEU 2.x returns 0.0 for the published call with two bare strings; bleu_lib
+    refuses them."""
     nasa = PUBLISHED["nasa"]
     text = nasa["candidates"][0]["text"]
     assert sacrebleu.corpus_bleu(text, nasa["reference"]).score == 0.0
@@ -104,6 +135,9 @@ def test_nasa_bare_strings_are_refused():
 def test_from_scratch_first_segment_precisions():
     scratch = PUBLISHED["from_scratch_notebook"]
     clean = lambda text: text.lower().replace(".", "").split()  # noqa: E731
-    refs, hyp = [clean(r) for r in scratch["references"][0]], clean(scratch["hypotheses"][0])
+    refs, hyp = (
+        [clean(r) for r in scratch["references"][0]],
+        clean(scratch["hypotheses"][0]),
+    )
     for n, published in scratch["first_segment_precisions"].items():
         assert modified_precision(refs, hyp, int(n)) == Fraction(published)

@@ -1,6 +1,9 @@
-"""Notebook 11: explanations add up to the score, highlights count what modified_precision counts, the report stands alone.
+"""Notebook 11: explanations add up to the score, highlights count what
+modified_precision counts, the report stands alone.
 
-The random inputs are the differential tests' (support.py). The scores are compared with SacreBLEU's own, bit for bit."""
+The random inputs are the differential tests' (support.py). The scores are compared with
+SacreBLEU's own, bit for bit."""
+
 import re
 import subprocess
 import sys
@@ -10,15 +13,30 @@ from hypothesis import given, strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import modified_precision
-from bleu_lib.explain import (Highlight, compare_systems, costliest_segments, decompose, explain, explain_corpus,
-                              report_html, sentence_scores, top_ngrams)
+from bleu_lib.explain import (
+    Highlight,
+    compare_systems,
+    costliest_segments,
+    decompose,
+    explain,
+    explain_corpus,
+    report_html,
+    sentence_scores,
+    top_ngrams,
+)
 from bleu_lib.metric import BLEU
 from bleu_lib.significance import bootstrap_indices
 from support import ROOT, references, tokens
 
 CORPUS = ROOT / "data" / "corpus"
-REFS = [(CORPUS / name).read_text(encoding="utf-8").splitlines() for name in ("ref.A.en", "ref.B.en")]
-SYSTEMS = {name: (CORPUS / f"sys.{name}.en").read_text(encoding="utf-8").splitlines() for name in ("alpha", "beta")}
+REFS = [
+    (CORPUS / name).read_text(encoding="utf-8").splitlines()
+    for name in ("ref.A.en", "ref.B.en")
+]
+SYSTEMS = {
+    name: (CORPUS / f"sys.{name}.en").read_text(encoding="utf-8").splitlines()
+    for name in ("alpha", "beta")
+}
 METHODS = ["exp", "floor", "add-k", "none"]
 
 
@@ -28,13 +46,31 @@ def adds_up(explanation):
 
 @pytest.mark.stage(name="explain")
 @given(references, tokens, st.sampled_from(METHODS), st.booleans(), st.integers(1, 6))
-def test_parts_add_up_to_the_score_on_random_sentences(refs, hyp, method, effective_order, order):
-    metric = BLEU(smooth_method=method, effective_order=effective_order, max_ngram_order=order, tokenize="none")
+def test_parts_add_up_to_the_score_on_random_sentences(
+    refs, hyp, method, effective_order, order
+):
+    metric = BLEU(
+        smooth_method=method,
+        effective_order=effective_order,
+        max_ngram_order=order,
+        tokenize="none",
+    )
     explanation = explain(hyp, refs, metric)
     assert adds_up(explanation) and all(loss >= 0 for loss in explanation.losses)
-    sacre = SacreBLEU(smooth_method=method, effective_order=effective_order, max_ngram_order=order, tokenize="none")
-    if hyp and all(token.strip() for token in hyp):  # SacreBLEU sees text: tokens it can rebuild by splitting
-        assert explanation.score == sacre.sentence_score(" ".join(hyp), [" ".join(ref) for ref in refs]).score
+    sacre = SacreBLEU(
+        smooth_method=method,
+        effective_order=effective_order,
+        max_ngram_order=order,
+        tokenize="none",
+    )
+    # SacreBLEU sees text: tokens it can rebuild by splitting
+    if hyp and all(token.strip() for token in hyp):
+        assert (
+            explanation.score
+            == sacre.sentence_score(
+                " ".join(hyp), [" ".join(ref) for ref in refs]
+            ).score
+        )
 
 
 @pytest.mark.stage(name="explain")
@@ -50,24 +86,42 @@ def test_highlighted_matches_are_modified_precisions_counts(refs, hyp, n):
 def test_corpus_parts_add_up_and_the_score_is_sacrebleus(name, method):
     explanation = explain_corpus(SYSTEMS[name], REFS, BLEU(smooth_method=method))
     assert adds_up(explanation)
-    assert explanation.score == SacreBLEU(smooth_method=method).corpus_score(SYSTEMS[name], REFS).score
+    assert (
+        explanation.score
+        == SacreBLEU(smooth_method=method).corpus_score(SYSTEMS[name], REFS).score
+    )
 
 
 def test_every_sentence_of_the_corpus_adds_up_and_scores_as_sacrebleu():
     metric, sacre = BLEU(effective_order=True), SacreBLEU(effective_order=True)
     for hyp, a, b in zip(SYSTEMS["alpha"] + SYSTEMS["beta"], REFS[0] * 2, REFS[1] * 2):
         explanation = explain(hyp, [a, b], metric)
-        assert adds_up(explanation) and explanation.score == sacre.sentence_score(hyp, [a, b]).score
+        assert (
+            adds_up(explanation)
+            and explanation.score == sacre.sentence_score(hyp, [a, b]).score
+        )
 
 
-# Case table: (score, bp, precisions, orders) -> losses, worked out from the definition (the log shares of 100 - score)
+# Case table: (score, bp, precisions, orders) -> losses, worked out from the definition
+# (the log shares of 100 - score)
 DECOMPOSITIONS = {
     "perfect: nothing lost": ((100.0, 1.0, [100.0] * 4, 4), [0.0] * 5),
-    "no 4-gram matched: the 4-grams take all 100 points": ((0.0, 1.0, [50.0, 25.0, 10.0, 0.0], 4), [0, 0, 0, 100.0, 0]),
-    "empty hypothesis: BP of 0 and no n-grams share them": ((0.0, 0.0, [0.0, 0.0], 2), [100 / 3] * 3),
-    "only brevity: BP e^-1 costs all of 100 - 36.79": ((36.787944117144235, 0.36787944117144233, [100.0], 1),
-                                                      [0.0, 100 - 36.787944117144235]),
-    "two equal halves: p1 = p2 = 50, no BP": ((50.0, 1.0, [50.0, 50.0], 2), [25.0, 25.0, 0.0]),
+    "no 4-gram matched: the 4-grams take all 100 points": (
+        (0.0, 1.0, [50.0, 25.0, 10.0, 0.0], 4),
+        [0, 0, 0, 100.0, 0],
+    ),
+    "empty hypothesis: BP of 0 and no n-grams share them": (
+        (0.0, 0.0, [0.0, 0.0], 2),
+        [100 / 3] * 3,
+    ),
+    "only brevity: BP e^-1 costs all of 100 - 36.79": (
+        (36.787944117144235, 0.36787944117144233, [100.0], 1),
+        [0.0, 100 - 36.787944117144235],
+    ),
+    "two equal halves: p1 = p2 = 50, no BP": (
+        (50.0, 1.0, [50.0, 50.0], 2),
+        [25.0, 25.0, 0.0],
+    ),
 }
 
 
@@ -79,8 +133,13 @@ def test_decompose_case_table(case):
 
 
 def test_the_closest_reference_length_is_explained_and_ties_go_to_the_shorter():
-    explanation = explain("a b c d e f", ["a b c d e", "a b c d e f g"], BLEU(effective_order=True))
-    assert explanation.ref_len == 5 and "[5, 7] are equally close: the shorter wins" in explanation.why_ref_len()
+    explanation = explain(
+        "a b c d e f", ["a b c d e", "a b c d e f g"], BLEU(effective_order=True)
+    )
+    assert (
+        explanation.ref_len == 5
+        and "[5, 7] are equally close: the shorter wins" in explanation.why_ref_len()
+    )
 
 
 def test_removing_the_costliest_segment_raises_the_score_by_its_cost():
@@ -88,22 +147,33 @@ def test_removing_the_costliest_segment_raises_the_score_by_its_cost():
     explanation = explain_corpus(SYSTEMS["beta"], None, metric)
     worst, gain = costliest_segments(explanation, metric, 1)[0]
     keep = [i for i in range(len(REFS[0])) if i != worst]
-    without = SacreBLEU().corpus_score([SYSTEMS["beta"][i] for i in keep], [[ref[i] for i in keep] for ref in REFS])
+    without = SacreBLEU().corpus_score(
+        [SYSTEMS["beta"][i] for i in keep], [[ref[i] for i in keep] for ref in REFS]
+    )
     assert abs(explanation.score + gain - without.score) <= 1e-12 * without.score
 
 
 def test_sentence_scores_are_sacrebleus_sentence_bleu():
     sacre = SacreBLEU(effective_order=True)
     scores = sentence_scores(BLEU(references=REFS), SYSTEMS["alpha"])
-    assert scores.tolist() == [sacre.sentence_score(h, [a, b]).score for h, a, b in zip(SYSTEMS["alpha"], *REFS)]
+    assert scores.tolist() == [
+        sacre.sentence_score(h, [a, b]).score
+        for h, a, b in zip(SYSTEMS["alpha"], *REFS)
+    ]
 
 
 def test_the_ngram_lists_account_for_the_difference_in_matches():
     metric = BLEU(references=REFS)
-    comparison = compare_systems(metric, ("alpha", SYSTEMS["alpha"]), ("beta", SYSTEMS["beta"]), n_samples=200)
-    sacre = [SacreBLEU().corpus_score(SYSTEMS[name], REFS) for name in ("alpha", "beta")]
+    comparison = compare_systems(
+        metric, ("alpha", SYSTEMS["alpha"]), ("beta", SYSTEMS["beta"]), n_samples=200
+    )
+    sacre = [
+        SacreBLEU().corpus_score(SYSTEMS[name], REFS) for name in ("alpha", "beta")
+    ]
     for n in range(1, 5):
-        difference = sum(sum(d.values()) for gram, d in comparison.ngrams.items() if len(gram) == n)
+        difference = sum(
+            sum(d.values()) for gram, d in comparison.ngrams.items() if len(gram) == n
+        )
         assert difference == sacre[0].counts[n - 1] - sacre[1].counts[n - 1]
     assert comparison.scores == [s.score for s in sacre]
 
@@ -111,22 +181,43 @@ def test_the_ngram_lists_account_for_the_difference_in_matches():
 @pytest.mark.parametrize("sign", [1, -1])
 def test_ngram_intervals_are_the_middle_of_the_resampled_totals(sign):
     metric, seed = BLEU(references=REFS), 7
-    comparison = compare_systems(metric, ("alpha", SYSTEMS["alpha"]), ("beta", SYSTEMS["beta"]), n_samples=200, seed=seed)
+    comparison = compare_systems(
+        metric,
+        ("alpha", SYSTEMS["alpha"]),
+        ("beta", SYSTEMS["beta"]),
+        n_samples=200,
+        seed=seed,
+    )
     indices = bootstrap_indices(len(SYSTEMS["alpha"]), 200, seed)
     rows = top_ngrams(comparison.ngrams, comparison.counts, 8, sign)
-    assert rows and [total for _, total, _ in rows] == sorted((total for _, total, _ in rows), reverse=True)
-    for gram, total, (low, high) in rows:  # each segment's surplus, summed over each resample's drawn segments
-        surplus = [sign * comparison.ngrams[gram].get(i, 0) for i in range(len(SYSTEMS["alpha"]))]
+    assert rows and [total for _, total, _ in rows] == sorted(
+        (total for _, total, _ in rows), reverse=True
+    )
+    # each segment's surplus, summed over each resample's drawn segments
+    for gram, total, (low, high) in rows:
+        surplus = [
+            sign * comparison.ngrams[gram].get(i, 0)
+            for i in range(len(SYSTEMS["alpha"]))
+        ]
         resampled = sorted(sum(surplus[i] for i in drawn) for drawn in indices)
-        assert total == sum(surplus) > 0 and (low, high) == (resampled[5], resampled[194])
+        assert total == sum(surplus) > 0 and (low, high) == (
+            resampled[5],
+            resampled[194],
+        )
 
 
 def test_the_report_stands_alone_and_shows_sacrebleus_numbers(tmp_path):
     page = report_html([("alpha", SYSTEMS["alpha"]), ("beta", SYSTEMS["beta"])], REFS)
     sacre = SacreBLEU()
     lines = [sacre.corpus_score(SYSTEMS[name], REFS) for name in SYSTEMS]
-    assert all(line.format(signature=sacre.get_signature().format()) in page for line in lines)
-    outside = re.findall(r"""(?:src|href)\s*=|<script|<link|<iframe|<img|@import|url\(|https?://(?!www\.w3\.org/2000/svg)""", page)
+    assert all(
+        line.format(signature=sacre.get_signature().format()) in page for line in lines
+    )
+    outside = re.findall(
+        r"(?:src|href)\s*=|<script|<link|<iframe|<img|@import|url\(|"
+        r"https?://(?!www\.w3\.org/2000/svg)",
+        page,
+    )
     assert outside == [] and page.count("<svg") == 2
 
 
@@ -134,24 +225,79 @@ def test_report_from_the_command_line(tmp_path):
     files = [str(CORPUS / name) for name in ("ref.A.en", "ref.B.en")]
     systems = [str(CORPUS / f"sys.{name}.en") for name in SYSTEMS]
     report = tmp_path / "report.html"
-    done = subprocess.run([sys.executable, "-m", "bleu_lib", *files, "-i", *systems, "--report", str(report), "-f", "text"],
-                          capture_output=True, text=True)
-    plain = subprocess.run([sys.executable, "-m", "sacrebleu", *files, "-i", *systems, "-f", "text"], capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout == plain.stdout and "wrote the report" in done.stderr
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_lib",
+            *files,
+            "-i",
+            *systems,
+            "--report",
+            str(report),
+            "-f",
+            "text",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    plain = subprocess.run(
+        [sys.executable, "-m", "sacrebleu", *files, "-i", *systems, "-f", "text"],
+        capture_output=True,
+        text=True,
+    )
+    assert (
+        done.returncode == 0
+        and done.stdout == plain.stdout
+        and "wrote the report" in done.stderr
+    )
     page = report.read_text(encoding="utf-8")
-    assert "<h2>The two systems compared</h2>" in page and "sys.alpha.en" in page and str(CORPUS) not in page
-    (tmp_path / "gamma.en").write_text(SYSTEMS["alpha"][0] + "\n" * len(SYSTEMS["alpha"]), encoding="utf-8")
-    three = subprocess.run([sys.executable, "-m", "bleu_lib", *files, "-i", *systems, str(tmp_path / "gamma.en"), "--report", str(report)],
-                           capture_output=True, text=True)
-    assert three.returncode == 1 and three.stdout == "" and len(three.stderr.splitlines()) == 1 and "two" in three.stderr
+    assert (
+        "<h2>The two systems compared</h2>" in page
+        and "sys.alpha.en" in page
+        and str(CORPUS) not in page
+    )
+    (tmp_path / "gamma.en").write_text(
+        SYSTEMS["alpha"][0] + "\n" * len(SYSTEMS["alpha"]), encoding="utf-8"
+    )
+    three = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_lib",
+            *files,
+            "-i",
+            *systems,
+            str(tmp_path / "gamma.en"),
+            "--report",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert (
+        three.returncode == 1
+        and three.stdout == ""
+        and len(three.stderr.splitlines()) == 1
+        and "two" in three.stderr
+    )
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: explain("a b", "a b"), "list"),
-    (lambda: explain("a b", []), "non-empty"),
-    (lambda: explain(["a", ["b"]], [["a"]]), "token"),
-    (lambda: report_html([("a", ["x"])] * 3, [["x"]]), "compares two"),
-], ids=["references as a string", "no reference", "a nested token", "three systems in a report"])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: explain("a b", "a b"), "list"),
+        (lambda: explain("a b", []), "non-empty"),
+        (lambda: explain(["a", ["b"]], [["a"]]), "token"),
+        (lambda: report_html([("a", ["x"])] * 3, [["x"]]), "compares two"),
+    ],
+    ids=[
+        "references as a string",
+        "no reference",
+        "a nested token",
+        "three systems in a report",
+    ],
+)
 def test_bad_input_says_what_is_wrong(call, message):
     with pytest.raises((TypeError, ValueError), match=message):
         call()

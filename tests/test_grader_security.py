@@ -1,6 +1,8 @@
-"""The grader cannot be fooled: the tricks of tests/make_malicious_submission.py fail their stage, the teacher's files
-stay as they were, the gradebook is the grader's, and student code runs isolated. (A file of its own so that the
-parallel test processes share the grader's slowest tests; tests/test_classroom.py has the rest.)"""
+"""The grader cannot be fooled: the tricks of tests/make_malicious_submission.py fail
+their stage, the teacher's files stay as they were, the gradebook is the grader's, and
+student code runs isolated. (A file of its own so that the parallel test processes share
+the grader's slowest tests; tests/test_classroom.py has the rest.)"""
+
 import hashlib
 import json
 import os
@@ -20,71 +22,139 @@ from make_malicious_submission import make
 from support import ROOT
 
 
-# --- a grader that cannot be fooled ---------------------------------------------------------------------------------
+# --- a grader that cannot be fooled
+# --------------------------------------------------------------------------------------
+
 
 def grade_command(folder, gradebook, *stages):
     "Grade `folder` as a teacher does, from the command line, with a JSON gradebook."
-    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(folder), "--json", str(gradebook),
-                           "--examples", "10", *(f"--stage={stage}" for stage in stages)],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "grade",
+            str(folder),
+            "--json",
+            str(gradebook),
+            "--examples",
+            "10",
+            *(f"--stage={stage}" for stage in stages),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     return done, json.loads(gradebook.read_text())
 
 
 @pytest.mark.parametrize("trick", ["conftest", "silence", "write", "detach", "peek"])
 def test_a_malicious_notebook_fools_nobody(edition, tmp_path, trick):
     if trick in ("conftest", "write", "peek") and sandbox.isolation() != "namespaces":
-        pytest.skip("run as root on Linux: without namespaces this trick really reaches the repository (and is reported)")
+        pytest.skip(
+            "run as root on Linux: without namespaces this trick really reaches the "
+            "repository (and is reported)"
+        )
     gradebook = tmp_path / "gradebook.json"
     folder = make(edition, tmp_path / "submission", trick, gradebook)
     before = fingerprint()
     done, report = grade_command(folder, gradebook, "01", "02")
     assert done.returncode == 0, done.stderr
     stage = report["stages"][0]
-    assert report["passed"] == 0 and stage["status"] == "graded" and not stage["passed"], report
-    if trick == "silence":  # the check cells raised, silently: the grader never saw them finish
-        assert set(stage["failed_checks"].values()) == {"did not run to the end: an error was hidden, or the cell was skipped"}
-    if trick == "peek":  # our solution module was not there to be read: the student's stubs were tested
+    assert (
+        report["passed"] == 0 and stage["status"] == "graded" and not stage["passed"]
+    ), report
+    # the check cells raised, silently: the grader never saw them finish
+    if trick == "silence":
+        assert set(stage["failed_checks"].values()) == {
+            "did not run to the end: an error was hidden, or the cell was skipped"
+        }
+    # our solution module was not there to be read: the student's stubs were tested
+    if trick == "peek":
         assert stage["tests_passed"] == 0 < stage["tests_total"], stage
-    assert fingerprint() == before and not (ROOT / "HACKED.txt").exists() and report["repository_changed"] == []
-    printed = re.search(r"gradebook written to .* \(sha256 ([0-9a-f]{64})\)", done.stdout)[1]
-    time.sleep(2)  # long enough for a process that survived the grader to have rewritten the gradebook
-    assert printed == hashlib.sha256(gradebook.read_bytes()).hexdigest() and "forged" not in gradebook.read_text()
-    progress = [line.split(":")[0] for line in done.stderr.splitlines()[1:]]  # a line per stage, as each one ends
+    assert (
+        fingerprint() == before
+        and not (ROOT / "HACKED.txt").exists()
+        and report["repository_changed"] == []
+    )
+    printed = re.search(
+        r"gradebook written to .* \(sha256 ([0-9a-f]{64})\)", done.stdout
+    )[1]
+    # long enough for a process that survived the grader to have rewritten the gradebook
+    time.sleep(2)
+    assert (
+        printed == hashlib.sha256(gradebook.read_bytes()).hexdigest()
+        and "forged" not in gradebook.read_text()
+    )
+    # a line per stage, as each one ends
+    progress = [line.split(":")[0] for line in done.stderr.splitlines()[1:]]
     assert sorted(progress) == ["01_ngrams", "02_modified_precision"]
 
 
 def test_links_to_our_solutions_are_refused(edition, tmp_path):
     folder = make(edition, tmp_path / "links", "links")
     report = grade(folder, **FAST)
-    assert {r["status"] for r in report["stages"]} == {"refused: a link, not a file of the submission"}
+    assert {r["status"] for r in report["stages"]} == {
+        "refused: a link, not a file of the submission"
+    }
     notebooks_link = tmp_path / "folder_link"
     notebooks_link.mkdir()
     (notebooks_link / "notebooks").symlink_to(ROOT / "notebooks")
-    assert all(r["status"].startswith("refused: ") and not r["passed"] for r in grade(notebooks_link, **FAST)["stages"])
+    assert all(
+        r["status"].startswith("refused: ") and not r["passed"]
+        for r in grade(notebooks_link, **FAST)["stages"]
+    )
     hard = with_stage(edition, tmp_path / "hard", "01_ngrams.ipynb")
-    os.link(hard / "notebooks" / "01_ngrams.ipynb", tmp_path / "elsewhere.ipynb")  # a file shared with another folder
-    assert grade(hard, only=["01"], **FAST)["stages"][0]["status"] == "refused: not a regular file of its own"
+    # a file shared with another folder
+    os.link(hard / "notebooks" / "01_ngrams.ipynb", tmp_path / "elsewhere.ipynb")
+    assert (
+        grade(hard, only=["01"], **FAST)["stages"][0]["status"]
+        == "refused: not a regular file of its own"
+    )
 
 
-def test_a_changed_repository_is_reported_and_fails_the_command(edition, tmp_path, monkeypatch, capsys):
-    "If student code got to change the teacher's files anyway, the teacher is told, and the command exits 3."
-    states = iter([{"tests/conftest.py": "before"}, {"tests/conftest.py": "after", "HACKED.txt": "new"}])
+def test_a_changed_repository_is_reported_and_fails_the_command(
+    edition, tmp_path, monkeypatch, capsys
+):
+    """If student code got to change the teacher's files anyway, the teacher is told,
+    and the command exits 3."""
+    states = iter(
+        [
+            {"tests/conftest.py": "before"},
+            {"tests/conftest.py": "after", "HACKED.txt": "new"},
+        ]
+    )
     monkeypatch.setattr(classroom, "fingerprint", lambda: next(states))
     assert classroom.main(["grade", str(edition), "--stage", "01"]) == 3
-    assert "WARNING: files of the grader's repository changed while grading: HACKED.txt, tests/conftest.py" in capsys.readouterr().out
+    assert (
+        "WARNING: files of the grader's repository changed while grading: HACKED.txt, "
+        "tests/conftest.py" in capsys.readouterr().out
+    )
 
 
-def test_without_namespaces_the_processes_a_kernel_started_are_killed(edition, tmp_path, monkeypatch):
-    "The weaker isolation, as when the grader is not root: what the kernel started dies with it (by its marker)."
-    monkeypatch.setattr(sandbox, "isolation", lambda: "session")  # the grading workers are forked: they see it too
+def test_without_namespaces_the_processes_a_kernel_started_are_killed(
+    edition, tmp_path, monkeypatch
+):
+    """The weaker isolation, as when the grader is not root: what the kernel started
+    dies with it (by its marker)."""
+    # the grading workers are forked: they see it too
+    monkeypatch.setattr(sandbox, "isolation", lambda: "session")
     gradebook = tmp_path / "gradebook.json"
-    report = grade(make(edition, tmp_path / "submission", "detach", gradebook), only=["01"], **FAST)
+    report = grade(
+        make(edition, tmp_path / "submission", "detach", gradebook), only=["01"], **FAST
+    )
     digest = write_gradebook(report, gradebook)
     time.sleep(2)
-    assert report["isolation"] == "session" and hashlib.sha256(gradebook.read_bytes()).hexdigest() == digest
+    assert (
+        report["isolation"] == "session"
+        and hashlib.sha256(gradebook.read_bytes()).hexdigest() == digest
+    )
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0 or not shutil.which("unshare"), reason="needs root and unshare")
+@pytest.mark.skipif(
+    os.name != "posix" or os.geteuid() != 0 or not shutil.which("unshare"),
+    reason="needs root and unshare",
+)
 def test_as_root_student_code_runs_as_nobody_without_network_or_our_files(tmp_path):
     assert sandbox.isolation() == "namespaces"
     probe = """
@@ -102,7 +172,15 @@ except OSError as error:
     print(type(error).__name__)
 """
     workspace = sandbox.prepare(tmp_path)
-    argv = sandbox.command([sys.executable, "-c", f"ROOT = {str(ROOT)!r}" + probe], workspace, [ROOT])
-    done = subprocess.run(argv, env=sandbox.environment(workspace, sandbox.new_marker()), capture_output=True, text=True)
+    argv = sandbox.command(
+        [sys.executable, "-c", f"ROOT = {str(ROOT)!r}" + probe], workspace, [ROOT]
+    )
+    done = subprocess.run(
+        argv,
+        env=sandbox.environment(workspace, sandbox.new_marker()),
+        capture_output=True,
+        text=True,
+    )
     venv = [Path(sys.prefix).name] if Path(sys.prefix).is_relative_to(ROOT) else []
-    assert done.stdout.split("\n")[:2] == [f"65534 {venv}", "OSError"], done  # network unreachable, not refused
+    # network unreachable, not refused
+    assert done.stdout.split("\n")[:2] == [f"65534 {venv}", "OSError"], done

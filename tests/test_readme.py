@@ -1,4 +1,6 @@
-"""The README's promises: the test command is what CI runs, and the quick start prints what it says."""
+"""The README's promises: the test command is what CI runs, and the quick start prints
+what it says."""
+
 import contextlib
 import io
 import itertools
@@ -12,7 +14,11 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_ci_runs_exactly_the_readme_test_command():
-    commands = [line for line in README.splitlines() if line.startswith("python3 -m venv") and "pytest" in line]
+    commands = [
+        line
+        for line in README.splitlines()
+        if line.startswith("python3 -m venv") and "pytest" in line
+    ]
     assert len(commands) == 1
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert commands[0] in ci
@@ -24,7 +30,8 @@ def blocks(language):
 
 
 def test_python_examples_give_what_the_comments_say():
-    "Every Python block: `code  # value` lines give that value's repr; print(...) prints the '# ' lines below it."
+    """Every Python block: `code  # value` lines give that value's repr; print(...)
+    prints the '# ' lines below it."""
     checked = 0
     for block in blocks("python"):
         namespace, lines = {}, block.splitlines()
@@ -33,16 +40,29 @@ def test_python_examples_give_what_the_comments_say():
             if line.startswith("#"):
                 continue  # printed output, checked with its print
             if line.startswith("print("):
-                printed = [out[2:] for out in itertools.takewhile(lambda out: out.startswith("#"), lines[k + 1:])]
+                printed = [
+                    out[2:]
+                    for out in itertools.takewhile(
+                        lambda out: out.startswith("#"), lines[k + 1 :]
+                    )
+                ]
                 with contextlib.redirect_stdout(io.StringIO()) as out:
                     exec(line, namespace)
-                assert out.getvalue().rstrip("\n").split("\n") == printed, f"{line} prints {out.getvalue()}"
+                assert out.getvalue().rstrip("\n").split("\n") == printed, (
+                    f"{line} prints {out.getvalue()}"
+                )
                 checked += 1
-            elif comment and not code.lstrip().startswith(("from ", "import ")) and "=" not in code.split("(")[0]:
+            elif (
+                comment
+                and not code.lstrip().startswith(("from ", "import "))
+                and "=" not in code.split("(")[0]
+            ):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     value = eval(code, namespace)
-                assert comment.startswith(repr(value)), f"{code.strip()} gives {value!r}, the README says {comment}"
+                assert comment.startswith(repr(value)), (
+                    f"{code.strip()} gives {value!r}, the README says {comment}"
+                )
                 checked += 1
             else:
                 exec(code, namespace)
@@ -51,11 +71,23 @@ def test_python_examples_give_what_the_comments_say():
 
 def test_command_line_examples_print_what_the_readme_says(tmp_path):
     "Every `.venv/bin/python -m bleu_lib ...` line prints the '# ' lines under it."
-    examples = [chunk.splitlines() for block in blocks("bash") for chunk in block.split(".venv/bin/python -m bleu_lib ")[1:]]
+    examples = [
+        chunk.splitlines()
+        for block in blocks("bash")
+        for chunk in block.split(".venv/bin/python -m bleu_lib ")[1:]
+    ]
     assert len(examples) == 4
     for call, *output in examples:
-        report = tmp_path / "report.html"  # a report goes to a temporary folder, not into the repository
+        # a report goes to a temporary folder, not into the repository
+        report = tmp_path / "report.html"
         args = [str(report) if arg == "report.html" else arg for arg in call.split()]
-        done = subprocess.run([sys.executable, "-m", "bleu_lib", *args], capture_output=True, text=True, cwd=ROOT)
-        assert done.returncode == 0 and done.stdout.rstrip("\n").split("\n") == [line[2:].rstrip() for line in output], call
+        done = subprocess.run(
+            [sys.executable, "-m", "bleu_lib", *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        assert done.returncode == 0 and done.stdout.rstrip("\n").split("\n") == [
+            line[2:].rstrip() for line in output
+        ], call
         assert ("--report" in args) == report.exists()

@@ -1,11 +1,15 @@
-"""SacreBLEU's five tokenizers give SacreBLEU's output: on every line of data/tokenizer_cases.json, and on random
-strings. A tokenizer registered at run time reaches every interface, and leaves those checks as they were."""
+"""SacreBLEU's five tokenizers give SacreBLEU's output: on every line of
+data/tokenizer_cases.json, and on random strings. A tokenizer registered at run time
+reaches every interface, and leaves those checks as they were."""
+
 import contextlib
 
 import pytest
 from hypothesis import given, strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
-from sacrebleu.metrics.bleu import _TOKENIZERS as SACREBLEU_NAMES  # SacreBLEU's own table: name -> its class
+
+# SacreBLEU's own table: name -> its class
+from sacrebleu.metrics.bleu import _TOKENIZERS as SACREBLEU_NAMES
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
@@ -13,13 +17,24 @@ from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from bleu_lib import BLEU, TOKENIZERS, get_tokenizer
-from bleu_lib.tokenizers import CHINESE, NOT_INCLUDED, SACREBLEU_TOKENIZER_NAMES, register
+from bleu_lib.tokenizers import (
+    CHINESE,
+    NOT_INCLUDED,
+    SACREBLEU_TOKENIZER_NAMES,
+    register,
+)
 from support import load_data
 
-pytestmark = pytest.mark.stage(name="tokenizers")  # every test here is a hidden test of the grader's stage 06
+# every test here is a hidden test of the grader's stage 06
+pytestmark = pytest.mark.stage(name="tokenizers")
 
-SACREBLEU = {"13a": Tokenizer13a(), "none": NoneTokenizer(), "char": TokenizerChar(), "zh": TokenizerZh(),
-             "intl": TokenizerV14International()}
+SACREBLEU = {
+    "13a": Tokenizer13a(),
+    "none": NoneTokenizer(),
+    "char": TokenizerChar(),
+    "zh": TokenizerZh(),
+    "intl": TokenizerV14International(),
+}
 CASES = load_data("tokenizer_cases.json")["cases"]
 
 
@@ -31,30 +46,67 @@ def test_the_same_tokenizers_as_sacrebleu_minus_the_external_ones():
 @pytest.mark.parametrize("name", sorted(SACREBLEU_TOKENIZER_NAMES))
 def test_every_case_of_the_test_set(name):
     assert len(CASES) >= 200
-    differ = [case for case in CASES if get_tokenizer(name)(case["text"]) != SACREBLEU[name](case["text"])]
+    differ = [
+        case
+        for case in CASES
+        if get_tokenizer(name)(case["text"]) != SACREBLEU[name](case["text"])
+    ]
     assert differ == []
 
 
-ALPHABET = list("ab9 0.,-'\"$&;<>/()\n\t\r") + ["&quot;", "&amp;", "&lt;", "&gt;", "<skipped>", "-\n", "«", "—", "…",
-                                                  "€", "中", "。", "，", "ア", "한", "٣", "½", "\u00a0", "\u3000", "😀"]
+ALPHABET = list("ab9 0.,-'\"$&;<>/()\n\t\r") + [
+    "&quot;",
+    "&amp;",
+    "&lt;",
+    "&gt;",
+    "<skipped>",
+    "-\n",
+    "«",
+    "—",
+    "…",
+    "€",
+    "中",
+    "。",
+    "，",
+    "ア",
+    "한",
+    "٣",
+    "½",
+    "\u00a0",
+    "\u3000",
+    "😀",
+]
 
 
-@given(st.lists(st.sampled_from(ALPHABET), max_size=25).map("".join),
-       st.sampled_from(sorted(SACREBLEU_TOKENIZER_NAMES)))
+@given(
+    st.lists(st.sampled_from(ALPHABET), max_size=25).map("".join),
+    st.sampled_from(sorted(SACREBLEU_TOKENIZER_NAMES)),
+)
 def test_random_strings(text, name):
     assert get_tokenizer(name)(text) == SACREBLEU[name](text)
 
 
 def test_chinese_table_on_every_code_point():
-    """SacreBLEU's _is_chinese_char, as Python evaluates its table, on every code point but the surrogates."""
+    """SacreBLEU's _is_chinese_char, as Python evaluates its table, on every code point
+    but the surrogates."""
     is_chinese = TokenizerZh._is_chinese_char
-    differ = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF
-              and bool(CHINESE.fullmatch(chr(cp))) != is_chinese(chr(cp))]
+    differ = [
+        cp
+        for cp in range(0x110000)
+        if not 0xD800 <= cp <= 0xDFFF
+        and bool(CHINESE.fullmatch(chr(cp))) != is_chinese(chr(cp))
+    ]
     assert differ == []
 
 
-@pytest.mark.parametrize("name, words", [("ja-mecab", "needs external models"), ("13A", "is not a tokenizer"),
-                                         ("spm", "use SacreBLEU itself")])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("ja-mecab", "needs external models"),
+        ("13A", "is not a tokenizer"),
+        ("spm", "use SacreBLEU itself"),
+    ],
+)
 def test_unknown_tokenizers_get_a_clear_error(name, words):
     with pytest.raises(ValueError, match=words):
         get_tokenizer(name)
@@ -67,7 +119,8 @@ def lowercase_words(line):
 
 @contextlib.contextmanager
 def registered(name, tokenize):
-    "`tokenize` registered as `name` inside the with block; the registry exactly as it was afterwards."
+    """`tokenize` registered as `name` inside the with block; the registry exactly as it
+    was afterwards."""
     saved = dict(TOKENIZERS)
     try:
         yield register(name, tokenize)
@@ -83,29 +136,56 @@ def lc_words():
         yield "lc-words"
 
 
-HYPS = ["The Cat sat on THE mat today.", "It rained ALL day long", "Prices ROSE 3.5% in May."]
-REFS = [["the cat sat on the mat today.", "it rained all day", "Prices rose 3.5% in May ."]]
+HYPS = [
+    "The Cat sat on THE mat today.",
+    "It rained ALL day long",
+    "Prices ROSE 3.5% in May.",
+]
+REFS = [
+    ["the cat sat on the mat today.", "it rained all day", "Prices rose 3.5% in May ."]
+]
 
 
-def test_a_registered_tokenizer_reaches_get_tokenizer_bleu_and_the_command_line(lc_words, tmp_path):
-    "One register() call: get_tokenizer finds it, BLEU(tokenize=...) scores with it, and -tok offers it."
+def test_a_registered_tokenizer_reaches_get_tokenizer_bleu_and_the_command_line(
+    lc_words, tmp_path
+):
+    """One register() call: get_tokenizer finds it, BLEU(tokenize=...) scores with it,
+    and -tok offers it."""
     from bleu_lib.__main__ import parse_args, run
+
     assert get_tokenizer(lc_words) is lowercase_words
     metric = BLEU(tokenize=lc_words)
     ours = metric.corpus_score(HYPS, REFS)
-    theirs = SacreBLEU(tokenize="none").corpus_score([hyp.lower() for hyp in HYPS], [[ref.lower() for ref in REFS[0]]])
-    assert (ours.score, ours.counts, ours.totals) == (theirs.score, theirs.counts, theirs.totals)
-    assert ours.score != BLEU(tokenize="none").corpus_score(HYPS, REFS).score  # the lower-casing makes the difference
-    assert str(metric.get_signature()) == "nrefs:1|case:mixed|eff:no|tok:lc-words|smooth:exp|version:2.6.0"
+    theirs = SacreBLEU(tokenize="none").corpus_score(
+        [hyp.lower() for hyp in HYPS], [[ref.lower() for ref in REFS[0]]]
+    )
+    assert (ours.score, ours.counts, ours.totals) == (
+        theirs.score,
+        theirs.counts,
+        theirs.totals,
+    )
+    # the lower-casing makes the difference
+    assert ours.score != BLEU(tokenize="none").corpus_score(HYPS, REFS).score
+    assert (
+        str(metric.get_signature())
+        == "nrefs:1|case:mixed|eff:no|tok:lc-words|smooth:exp|version:2.6.0"
+    )
     (tmp_path / "ref.txt").write_text("\n".join(REFS[0]) + "\n", encoding="utf-8")
     (tmp_path / "hyp.txt").write_text("\n".join(HYPS) + "\n", encoding="utf-8")
-    files = [str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-tok", lc_words]
+    files = [
+        str(tmp_path / "ref.txt"),
+        "-i",
+        str(tmp_path / "hyp.txt"),
+        "-tok",
+        lc_words,
+    ]
     assert list(run(parse_args(files + ["-b"]))) == [f"{theirs.score:.1f}"]
     assert "tok:lc-words" in list(run(parse_args(files)))[0]
 
 
 def test_the_checks_against_sacrebleu_pass_with_a_tokenizer_registered(lc_words):
-    "The drop-in checks read SacreBLEU's five, not the whole registry: a tokenizer of our own does not turn them red."
+    """The drop-in checks read SacreBLEU's five, not the whole registry: a tokenizer of
+    our own does not turn them red."""
     assert lc_words in TOKENIZERS and lc_words not in SACREBLEU_TOKENIZER_NAMES
     test_the_same_tokenizers_as_sacrebleu_minus_the_external_ones()
     for name in SACREBLEU_TOKENIZER_NAMES:
@@ -113,8 +193,10 @@ def test_the_checks_against_sacrebleu_pass_with_a_tokenizer_registered(lc_words)
 
 
 def test_a_removed_tokenizer_is_gone_everywhere():
-    "After the with block, every interface refuses the name again, and the registry is as it was."
+    """After the with block, every interface refuses the name again, and the registry is
+    as it was."""
     from bleu_lib.__main__ import parse_args
+
     before, args = dict(TOKENIZERS), ["ref.txt", "-i", "hyp.txt", "-tok", "lc-words"]
     with registered("lc-words", lowercase_words):
         assert parse_args(args).tokenize == "lc-words"

@@ -1,47 +1,62 @@
-"""Time corpus BLEU in bleu_lib and its peers on the same corpora, in one run, and print the ratios.
+"""Time corpus BLEU in bleu_lib and its peers on the same corpora, in one run, and print
+the ratios.
 
-    python tools/benchmark.py                                  the shipped corpus and 100,000 generated segments
+    python tools/benchmark.py
+        the shipped corpus and 100,000 generated segments
     python tools/benchmark.py --sizes shipped                  a quick run (seconds)
-    python tools/benchmark.py --sizes shipped,100000,1000000   the three sizes of issue 15 (1,000,000 takes a while)
-    python tools/benchmark.py --hyp OUT.txt --ref REF.txt ...  also a real corpus (one file per reference)
-    python tools/benchmark.py --significance                   paired significance tests instead (see below)
+    python tools/benchmark.py --sizes shipped,100000,1000000
+        the three sizes of issue 15 (1,000,000 takes a while)
+    python tools/benchmark.py --hyp OUT.txt --ref REF.txt ...
+        also a real corpus (one file per reference)
+    python tools/benchmark.py --significance
+        paired significance tests instead (see below)
 
-Corpora: `shipped` is data/corpus (sys.alpha.en against ref.A.en and ref.B.en, 60 segments); a number is that many
-segments generated here, deterministically (seeded): noisy copies of random sentences over a Zipf-distributed
-vocabulary of pseudo-words, with commas, numbers, quotes and final punctuation, and --refs references (default 2).
+Corpora: `shipped` is data/corpus (sys.alpha.en against ref.A.en and ref.B.en, 60
+segments); a number is that many segments generated here, deterministically (seeded):
+noisy copies of random sentences over a Zipf-distributed vocabulary of pseudo-words,
+with commas, numbers, quotes and final punctuation, and --refs references (default 2).
 
-Two tasks. From raw text: detokenized lines, tokenized by each library its own way: 13a for bleu_lib's BLEU, SacreBLEU
-and bleuscore; NLTK's Treebank word tokenizer for NLTK (what nltk.word_tokenize applies after sentence splitting, which
-would need a data download), so NLTK's score differs. From tokens: the lines tokenized with 13a beforehand, given as
-token lists to bleu_lib's corpus_bleu and NLTK's corpus_bleu (NLTK's conventions), as the joined tokens to SacreBLEU
-(tokenize='none') and to bleuscore (whose own 13a leaves them as they are: the BLEU column shows it).
-bleuscore, a Rust implementation (a benchmark-only dependency: tools/requirements-benchmark.txt), is skipped with a
-note when it is not installed.
+Two tasks. From raw text: detokenized lines, tokenized by each library its own way: 13a
+for bleu_lib's BLEU, SacreBLEU and bleuscore; NLTK's Treebank word tokenizer for NLTK
+(what nltk.word_tokenize applies after sentence splitting, which would need a data
+download), so NLTK's score differs. From tokens: the lines tokenized with 13a
+beforehand, given as token lists to bleu_lib's corpus_bleu and NLTK's corpus_bleu
+(NLTK's conventions), as the joined tokens to SacreBLEU (tokenize='none') and to
+bleuscore (whose own 13a leaves them as they are: the BLEU column shows it). bleuscore,
+a Rust implementation (a benchmark-only dependency: tools/requirements-benchmark.txt),
+is skipped with a note when it is not installed.
 
-Every measurement is one call in a fresh process (`--child`), which reads its input from files first: wall time, CPU
-time (all threads, and worker processes once they have exited), and peak memory (ru_maxrss), printed as the process's
-peak and as what the call added to the memory the process held before it, its input included (on Linux the peak is reset
-once the input is read, so that the memory reading it took for a while does not count; elsewhere it does). A worker
-process's memory is its private pages, polled while it runs (Linux; elsewhere its whole peak, which counts the pages a
-forked worker shares with its parent, input included, as its own). The rows take turns over --repeat rounds (5 times as
-many under 10,000 segments, where a call takes milliseconds; interleaved, the order rotated each round), and the table
-shows each row's medians, with the range of the machine's 1-minute load average before its runs. Ratios are peer /
-bleu_lib on the same task (above 1: bleu_lib is faster or smaller; for memory, only where bleu_lib adds 1 MB or more:
-below that, the ratio would be of noise). A row whose peak memory, projected from a smaller run, would exceed --max-gb
-(or 80% of the memory available) is skipped with its projection rather than run. Below the table, issue 15's targets
-(the comparisons with bleuscore and of memory from 100,000 segments on).
+Every measurement is one call in a fresh process (`--child`), which reads its input from
+files first: wall time, CPU time (all threads, and worker processes once they have
+exited), and peak memory (ru_maxrss), printed as the process's peak and as what the call
+added to the memory the process held before it, its input included (on Linux the peak is
+reset once the input is read, so that the memory reading it took for a while does not
+count; elsewhere it does). A worker process's memory is its private pages, polled while
+it runs (Linux; elsewhere its whole peak, which counts the pages a forked worker shares
+with its parent, input included, as its own). The rows take turns over --repeat rounds
+(5 times as many under 10,000 segments, where a call takes milliseconds; interleaved,
+the order rotated each round), and the table shows each row's medians, with the range of
+the machine's 1-minute load average before its runs. Ratios are peer / bleu_lib on the
+same task (above 1: bleu_lib is faster or smaller; for memory, only where bleu_lib adds
+1 MB or more: below that, the ratio would be of noise). A row whose peak memory,
+projected from a smaller run, would exceed --max-gb (or 80% of the memory available) is
+skipped with its projection rather than run. Below the table, issue 15's targets (the
+comparisons with bleuscore and of memory from 100,000 segments on).
 
---significance: paired tests on 9 systems (a baseline and 8 others: the generated hypotheses with words deleted at
-rates 0% to 8%), 2,000 segments, 2 references, written to a temporary folder. Whole runs of the two commands, each in a
-fresh process and interleaved over --repeat rounds: `python -m sacrebleu REF1 REF2 -i SYS... -m bleu --paired-bs` (then
-`--paired-ar`) against `python -m bleu_lib` with the same arguments, and bleu_lib's `--paired-all` (every pair;
-SacreBLEU has no equivalent), and a floor: a fresh process that only starts, imports NumPy and bleu_lib, and reads and
-tokenizes (13a) every line, the least any command in Python must do before it counts anything. Then, in this process,
-the two parts of that work apart: counting (each library's per-segment statistics of the 9 systems against cached
-references, as its command counts them: bleu_lib's systems_statistics) and resampling (bleu_lib's paired_test given the
-statistics; for SacreBLEU, its PairedTest's time minus its counting, which PairedTest does inside). Wall and CPU times,
-the ratios, and the 1-minute load beside each.
-"""
+--significance: paired tests on 9 systems (a baseline and 8 others: the generated
+hypotheses with words deleted at rates 0% to 8%), 2,000 segments, 2 references, written
+to a temporary folder. Whole runs of the two commands, each in a fresh process and
+interleaved over --repeat rounds: `python -m sacrebleu REF1 REF2 -i SYS... -m bleu
+--paired-bs` (then `--paired-ar`) against `python -m bleu_lib` with the same arguments,
+and bleu_lib's `--paired-all` (every pair; SacreBLEU has no equivalent), and a floor: a
+fresh process that only starts, imports NumPy and bleu_lib, and reads and tokenizes
+(13a) every line, the least any command in Python must do before it counts anything.
+Then, in this process, the two parts of that work apart: counting (each library's
+per-segment statistics of the 9 systems against cached references, as its command counts
+them: bleu_lib's systems_statistics) and resampling (bleu_lib's paired_test given the
+statistics; for SacreBLEU, its PairedTest's time minus its counting, which PairedTest
+does inside). Wall and CPU times, the ratios, and the 1-minute load beside each."""
+
 import argparse
 import gc
 import json
@@ -63,25 +78,36 @@ from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # bleu_lib, and --significance's corpus, which the tests share
+# bleu_lib, and --significance's corpus, which the tests share
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import bleu_lib  # noqa: E402
 from bleu_lib import tokenizers  # noqa: E402
 from corpus_generator import deleted_words, generated_corpus  # noqa: E402
 
 
-# --- corpora on disk: raw lines (hyp.txt, ref1.txt, ...) and the same lines tokenized with 13a (hyp.tok, ...) --------
+# --- corpora on disk: raw lines (hyp.txt, ref1.txt, ...) and the same lines tokenized
+# with 13a (hyp.tok, ...) --------
+
 
 def pseudo_vocabulary(rng, size=20000):
-    "Words of 1 to 4 syllables, most frequent first; a few carry a comma or quotes, or are numbers or compounds."
+    """Words of 1 to 4 syllables, most frequent first; a few carry a comma or quotes, or
+    are numbers or compounds."""
     consonants, vowels = "bcdfghklmnprstvwz", "aeiou"
     words = []
     for _ in range(size):
-        word = "".join(consonants[rng.integers(17)] + vowels[rng.integers(5)] for _ in range(rng.integers(1, 5)))
+        word = "".join(
+            consonants[rng.integers(17)] + vowels[rng.integers(5)]
+            for _ in range(rng.integers(1, 5))
+        )
         kind = rng.random()
         if kind < 0.06:
             word += ","
         elif kind < 0.07:
-            word = f"{rng.integers(1, 5000):,}" if kind < 0.065 else f"{rng.integers(1, 100)}.{rng.integers(100):02d}"
+            word = (
+                f"{rng.integers(1, 5000):,}"
+                if kind < 0.065
+                else f"{rng.integers(1, 100)}.{rng.integers(100):02d}"
+            )
         elif kind < 0.075:
             word = f'"{word}"'
         elif kind < 0.08:
@@ -93,17 +119,21 @@ def pseudo_vocabulary(rng, size=20000):
 
 
 def generate(folder, segments, references=2, seed=15, chunk=10000):
-    """Write `segments` generated segments to folder/hyp.txt and folder/ref1.txt...: the hypothesis and each reference
-    are copies of one random sentence with 5% of its words deleted and 15% replaced (Zipf draws), deterministic.
-    Not tests/corpus_generator.py's generated_corpus, which --significance uses: that one builds a few thousand
-    segments in memory, in pure Python, and the significance tests pin its text; this one streams up to millions of
-    segments to files, in NumPy chunks, with the commas, numbers and quotes that 13a splits off."""
+    """Write `segments` generated segments to folder/hyp.txt and folder/ref1.txt...: the
+    hypothesis and each reference are copies of one random sentence with 5% of its words
+    deleted and 15% replaced (Zipf draws), deterministic. Not
+    tests/corpus_generator.py's generated_corpus, which --significance uses: that one
+    builds a few thousand segments in memory, in pure Python, and the significance tests
+    pin its text; this one streams up to millions of segments to files, in NumPy chunks,
+    with the commas, numbers and quotes that 13a splits off."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     vocabulary = np.array(pseudo_vocabulary(rng), dtype=object)
     cumulative = np.cumsum(1 / np.arange(1, len(vocabulary) + 1))
-    zipf = lambda n: np.minimum(np.searchsorted(cumulative, rng.random(n) * cumulative[-1]), len(vocabulary) - 1)  # noqa
+    zipf = lambda n: np.minimum(
+        np.searchsorted(cumulative, rng.random(n) * cumulative[-1]), len(vocabulary) - 1
+    )  # noqa
     names = ["hyp.txt"] + [f"ref{k + 1}.txt" for k in range(references)]
     files = [open(Path(folder, name), "w", encoding="utf-8") for name in names]
     try:
@@ -117,10 +147,17 @@ def generate(folder, segments, references=2, seed=15, chunk=10000):
                 keep[starts] = True  # every line keeps its first word
                 words = np.where(rng.random(base.size) < 0.15, zipf(base.size), base)
                 kept = vocabulary[words[keep]].tolist()
-                ends = np.cumsum(np.add.reduceat(keep.astype(np.int64), starts)).tolist()
+                ends = np.cumsum(
+                    np.add.reduceat(keep.astype(np.int64), starts)
+                ).tolist()
                 marks = rng.choice([".", "?", "!"], n, p=[0.9, 0.05, 0.05]).tolist()
                 lines = [" ".join(kept[a:b]) for a, b in zip([0] + ends[:-1], ends)]
-                out.write("".join(f"{line[0].upper()}{line[1:]}{mark}\n" for line, mark in zip(lines, marks)))
+                out.write(
+                    "".join(
+                        f"{line[0].upper()}{line[1:]}{mark}\n"
+                        for line, mark in zip(lines, marks)
+                    )
+                )
     finally:
         for out in files:
             out.close()
@@ -128,7 +165,11 @@ def generate(folder, segments, references=2, seed=15, chunk=10000):
 
 def shipped(folder):
     "The shipped corpus, data/corpus: sys.alpha.en against ref.A.en and ref.B.en."
-    for source, name in [("sys.alpha.en", "hyp.txt"), ("ref.A.en", "ref1.txt"), ("ref.B.en", "ref2.txt")]:
+    for source, name in [
+        ("sys.alpha.en", "hyp.txt"),
+        ("ref.A.en", "ref1.txt"),
+        ("ref.B.en", "ref2.txt"),
+    ]:
         shutil.copyfile(ROOT / "data" / "corpus" / source, Path(folder, name))
 
 
@@ -140,29 +181,47 @@ def copied(folder, hyp, refs):
 
 
 def tokenize_files(folder):
-    "folder/*.tok: every line of folder/*.txt tokenized with 13a (bleu_lib's, SacreBLEU's to the character)."
+    """folder/*.tok: every line of folder/*.txt tokenized with 13a (bleu_lib's,
+    SacreBLEU's to the character)."""
     tokenize = tokenizers.tokenize_13a.__wrapped__  # no cache: every line once
     for path in sorted(Path(folder).glob("*.txt")):
-        with open(path, encoding="utf-8") as lines, open(path.with_suffix(".tok"), "w", encoding="utf-8") as out:
+        with (
+            open(path, encoding="utf-8") as lines,
+            open(path.with_suffix(".tok"), "w", encoding="utf-8") as out,
+        ):
             out.writelines(tokenize(line.rstrip("\n")) + "\n" for line in lines)
 
 
 def read_lines(path):
-    "The lines of a file, read one at a time (no copy of the whole file in memory at once)."
+    """The lines of a file, read one at a time (no copy of the whole file in memory at
+    once)."""
     with open(path, encoding="utf-8") as lines:
         return [line.rstrip("\n") for line in lines]
 
 
-# --- the rows: what each library is given and how it is called -----------------------------------------------------
+# --- the rows: what each library is given and how it is called
+# -----------------------------------------------------
+
 
 def prepare(task, library, folder):
-    "Read the input of one row from `folder` and return the timed call, which returns the score (0 to 100)."
-    streams = [read_lines(path) for path in sorted(Path(folder).glob(f"ref*.{'txt' if task == 'raw' else 'tok'}"))]
+    """Read the input of one row from `folder` and return the timed call, which returns
+    the score (0 to 100)."""
+    streams = [
+        read_lines(path)
+        for path in sorted(
+            Path(folder).glob(f"ref*.{'txt' if task == 'raw' else 'tok'}")
+        )
+    ]
     hyps = read_lines(Path(folder, f"hyp.{'txt' if task == 'raw' else 'tok'}"))
     if library == "bleuscore":
         import bleuscore
-        per_segment = [list(refs) for refs in zip(*streams)]  # its layout: the references of each segment
-        return lambda: 100 * bleuscore.compute(per_segment, hyps, ref_len_method="sacrebleu")["bleu"]
+
+        # its layout: the references of each segment
+        per_segment = [list(refs) for refs in zip(*streams)]
+        return lambda: (
+            100
+            * bleuscore.compute(per_segment, hyps, ref_len_method="sacrebleu")["bleu"]
+        )
     if task == "raw":
         if library.startswith("bleu_lib"):
             metric, jobs = bleu_lib.BLEU(), 2 if library == "bleu_lib jobs=2" else 1
@@ -170,11 +229,19 @@ def prepare(task, library, folder):
         if library == "SacreBLEU":
             return lambda: SacreBLEU().corpus_score(hyps, streams).score
         tokenize = TreebankWordTokenizer().tokenize  # NLTK
-        return lambda: 100 * nltk_corpus_bleu([[tokenize(r) for r in refs] for refs in zip(*streams)],
-                                              [tokenize(h) for h in hyps])
+        return lambda: (
+            100
+            * nltk_corpus_bleu(
+                [[tokenize(r) for r in refs] for refs in zip(*streams)],
+                [tokenize(h) for h in hyps],
+            )
+        )
     if library == "SacreBLEU":
         return lambda: SacreBLEU(tokenize="none").corpus_score(hyps, streams).score
-    per_segment, hyps = [[ref.split() for ref in refs] for refs in zip(*streams)], [hyp.split() for hyp in hyps]
+    per_segment, hyps = (
+        [[ref.split() for ref in refs] for refs in zip(*streams)],
+        [hyp.split() for hyp in hyps],
+    )
     streams = None  # the raw lines are not needed once split
     if library == "NLTK":
         return lambda: 100 * nltk_corpus_bleu(per_segment, hyps)
@@ -183,9 +250,14 @@ def prepare(task, library, folder):
 
 
 def resident_kb():
-    "The memory this process holds now, in KiB (Linux: /proc/self/statm; elsewhere its peak so far)."
+    """The memory this process holds now, in KiB (Linux: /proc/self/statm; elsewhere its
+    peak so far)."""
     try:
-        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+        return (
+            int(Path("/proc/self/statm").read_text().split()[1])
+            * os.sysconf("SC_PAGE_SIZE")
+            // 1024
+        )
     except (OSError, ValueError, IndexError):
         return peak_kb(resource.RUSAGE_SELF)
 
@@ -197,7 +269,8 @@ def peak_kb(who):
 
 
 def reset_peak():
-    "Linux: start the peak memory anew from here, so that reading the input does not count as the call's (no-op elsewhere)."
+    """Linux: start the peak memory anew from here, so that reading the input does not
+    count as the call's (no-op elsewhere)."""
     try:
         Path("/proc/self/clear_refs").write_text("5")
     except OSError:
@@ -205,8 +278,9 @@ def reset_peak():
 
 
 class WorkerMemory(threading.Thread):
-    """Linux: the largest private memory (pages not shared with this process) of any child process, polled while a call
-    runs. A forked worker shares the parent's pages, its input included, which its ru_maxrss counts as its own."""
+    """Linux: the largest private memory (pages not shared with this process) of any
+    child process, polled while a call runs. A forked worker shares the parent's pages,
+    its input included, which its ru_maxrss counts as its own."""
 
     def __init__(self):
         super().__init__(daemon=True)
@@ -216,19 +290,29 @@ class WorkerMemory(threading.Thread):
         while self.running:
             for stat in Path("/proc").glob("[0-9]*/stat"):
                 try:
-                    if stat.read_text().split()[3] == str(os.getpid()):  # field 4: the parent's process id
-                        rollup = Path(stat.parent, "smaps_rollup").read_text().splitlines()
-                        private = sum(int(line.split()[1]) for line in rollup if line.startswith("Private_"))
+                    # field 4: the parent's process id
+                    if stat.read_text().split()[3] == str(os.getpid()):
+                        rollup = (
+                            Path(stat.parent, "smaps_rollup").read_text().splitlines()
+                        )
+                        private = sum(
+                            int(line.split()[1])
+                            for line in rollup
+                            if line.startswith("Private_")
+                        )
                         self.peak_kb = max(self.peak_kb or 0, private)
-                except (OSError, IndexError, ValueError):  # gone meanwhile, or not Linux
+                # gone meanwhile, or not Linux
+                except (OSError, IndexError, ValueError):
                     pass
             time.sleep(0.1)
 
 
 def child(task, library, folder):
-    "One measurement, in this fresh process: print wall and CPU seconds, memory in KiB and the score as JSON."
+    """One measurement, in this fresh process: print wall and CPU seconds, memory in KiB
+    and the score as JSON."""
     quiet()
-    start_kb = resident_kb()  # the interpreter and the libraries, before the input is read
+    # the interpreter and the libraries, before the input is read
+    start_kb = resident_kb()
     call = prepare(task, library, folder)
     gc.collect()
     reset_peak()
@@ -241,10 +325,23 @@ def child(task, library, folder):
     wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
     watch.running = False
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu += (workers.ru_utime - workers_before.ru_utime) + (workers.ru_stime - workers_before.ru_stime)
-    print(json.dumps({"wall": wall, "cpu": cpu, "peak_kb": peak_kb(resource.RUSAGE_SELF), "before_kb": before_kb,
-                      "start_kb": start_kb, "worker_peak_kb": peak_kb(resource.RUSAGE_CHILDREN),
-                      "worker_private_kb": watch.peak_kb, "score": score}))
+    cpu += (workers.ru_utime - workers_before.ru_utime) + (
+        workers.ru_stime - workers_before.ru_stime
+    )
+    print(
+        json.dumps(
+            {
+                "wall": wall,
+                "cpu": cpu,
+                "peak_kb": peak_kb(resource.RUSAGE_SELF),
+                "before_kb": before_kb,
+                "start_kb": start_kb,
+                "worker_peak_kb": peak_kb(resource.RUSAGE_CHILDREN),
+                "worker_private_kb": watch.peak_kb,
+                "score": score,
+            }
+        )
+    )
 
 
 def quiet():
@@ -253,17 +350,27 @@ def quiet():
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
 
-# --- the parent: corpora, interleaved rounds, projections, the table ----------------------------------------------
+# --- the parent: corpora, interleaved rounds, projections, the table
+# ----------------------------------------------
 
 TASKS = {"raw": "from raw text", "tokens": "from tokens (13a)"}
 LIBRARIES = ["bleu_lib", "bleu_lib jobs=2", "SacreBLEU", "NLTK", "bleuscore"]
-CALLS = {("raw", "bleu_lib"): "BLEU().corpus_score", ("raw", "bleu_lib jobs=2"): "BLEU().corpus_score(jobs=2)",
-         ("raw", "SacreBLEU"): "BLEU().corpus_score", ("raw", "NLTK"): "Treebank + corpus_bleu",
-         ("raw", "bleuscore"): "compute (Rust)", ("tokens", "bleu_lib"): "corpus_bleu",
-         ("tokens", "bleu_lib jobs=2"): "corpus_bleu(jobs=2)", ("tokens", "SacreBLEU"): "tokenize='none'",
-         ("tokens", "NLTK"): "corpus_bleu", ("tokens", "bleuscore"): "compute (Rust)"}
-PROBE_SEGMENTS = [10000, 50000]  # runs a projection of memory starts from, when no smaller corpus was measured
-PROJECT_ABOVE = 100000  # corpora larger than this are not run where they would need more than --max-gb
+CALLS = {
+    ("raw", "bleu_lib"): "BLEU().corpus_score",
+    ("raw", "bleu_lib jobs=2"): "BLEU().corpus_score(jobs=2)",
+    ("raw", "SacreBLEU"): "BLEU().corpus_score",
+    ("raw", "NLTK"): "Treebank + corpus_bleu",
+    ("raw", "bleuscore"): "compute (Rust)",
+    ("tokens", "bleu_lib"): "corpus_bleu",
+    ("tokens", "bleu_lib jobs=2"): "corpus_bleu(jobs=2)",
+    ("tokens", "SacreBLEU"): "tokenize='none'",
+    ("tokens", "NLTK"): "corpus_bleu",
+    ("tokens", "bleuscore"): "compute (Rust)",
+}
+# runs a projection of memory starts from, when no smaller corpus was measured
+PROBE_SEGMENTS = [10000, 50000]
+# corpora larger than this are not run where they would need more than --max-gb
+PROJECT_ABOVE = 100000
 
 
 def run_child(task, library, folder):
@@ -272,7 +379,10 @@ def run_child(task, library, folder):
     command = [sys.executable, __file__, "--child", task, library, str(folder)]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode:
-        return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1], "load": load}
+        return {
+            "error": (done.stderr.strip().splitlines() or ["failed"])[-1],
+            "load": load,
+        }
     return {**json.loads(done.stdout.strip().splitlines()[-1]), "load": load}
 
 
@@ -282,7 +392,10 @@ def unavailable(task, library):
         try:
             import bleuscore  # noqa: F401
         except ImportError:
-            return "skipped: bleuscore is not installed (pip install -r tools/requirements-benchmark.txt)"
+            return (
+                "skipped: bleuscore is not installed (pip install -r "
+                "tools/requirements-benchmark.txt)"
+            )
     return None
 
 
@@ -298,12 +411,14 @@ def available_gb():
 
 
 def rounds(repeat, segments):
-    "--repeat rounds, five times as many under 10,000 segments, whose calls take milliseconds and vary the most."
+    """--repeat rounds, five times as many under 10,000 segments, whose calls take
+    milliseconds and vary the most."""
     return repeat * 5 if segments < 10000 else repeat
 
 
 def measure_corpus(folder, segments, args, peaks, generated=True):
-    "Every row on one corpus, interleaved over `rounds(...)`; returns {(task, library): summary or skip note}."
+    """Every row on one corpus, interleaved over `rounds(...)`; returns {(task,
+    library): summary or skip note}."""
     rows, results = [], {}
     free = available_gb()
     for task in TASKS:
@@ -313,8 +428,10 @@ def measure_corpus(folder, segments, args, peaks, generated=True):
                 limit = min(args.max_gb, 0.8 * free) if free else args.max_gb
                 gb, sizes = projected_gb(task, library, segments, args, peaks)
                 if gb > limit:
-                    note = (f"skipped: needs ~{gb:.{0 if gb >= 10 else 1}f} GB (projected from its runs on "
-                            f"{sizes[0]:,} and {sizes[1]:,} segments)")
+                    note = (
+                        f"skipped: needs ~{gb:.{0 if gb >= 10 else 1}f} GB (projected "
+                        f"from its runs on {sizes[0]:,} and {sizes[1]:,} segments)"
+                    )
             if note:
                 results[task, library] = note
             else:
@@ -336,20 +453,24 @@ def measure_corpus(folder, segments, args, peaks, generated=True):
 
 
 def worker_kb(measured):
-    "A worker's own peak memory: its private pages where they could be read (Linux), else its whole peak (more)."
+    """A worker's own peak memory: its private pages where they could be read (Linux),
+    else its whole peak (more)."""
     private = measured.get("worker_private_kb")
     return measured["worker_peak_kb"] if private is None else private
 
 
 def total_peak_kb(measured, library):
     "A run's peak memory; for jobs=2, plus two workers' own."
-    return measured["peak_kb"] + (2 * worker_kb(measured) if library == "bleu_lib jobs=2" else 0)
+    return measured["peak_kb"] + (
+        2 * worker_kb(measured) if library == "bleu_lib jobs=2" else 0
+    )
 
 
 def projected_gb(task, library, segments, args, peaks):
-    """(GB, (n1, n2)): this row's peak memory at `segments`, extrapolated along the line through its peaks on the two
-    largest corpora measured (runs on PROBE_SEGMENTS generated segments first, if need be). Memory that grows less
-    than in proportion (hash tables that double, caches) makes this an overestimate."""
+    """(GB, (n1, n2)): this row's peak memory at `segments`, extrapolated along the line
+    through its peaks on the two largest corpora measured (runs on PROBE_SEGMENTS
+    generated segments first, if need be). Memory that grows less than in proportion
+    (hash tables that double, caches) makes this an overestimate."""
     known = peaks.setdefault((task, library), {})
     for probe_segments in PROBE_SEGMENTS:
         if len(known) >= 2 and max(known) >= PROBE_SEGMENTS[-1]:
@@ -370,11 +491,16 @@ def projected_gb(task, library, segments, args, peaks):
 def summary(measured):
     "Medians over the rounds, the load range, and the score (the same in every round)."
     median = lambda key: statistics.median(m[key] for m in measured)  # noqa: E731
-    return {"wall": median("wall"), "cpu": median("cpu"), "peak_kb": median("peak_kb"),
-            "added_kb": statistics.median(m["peak_kb"] - m["before_kb"] for m in measured),
-            "worker_kb": statistics.median(worker_kb(m) for m in measured), "score": measured[0]["score"],
-            "worker_private": all(m.get("worker_private_kb") is not None for m in measured),
-            "load": (min(m["load"] for m in measured), max(m["load"] for m in measured))}
+    return {
+        "wall": median("wall"),
+        "cpu": median("cpu"),
+        "peak_kb": median("peak_kb"),
+        "added_kb": statistics.median(m["peak_kb"] - m["before_kb"] for m in measured),
+        "worker_kb": statistics.median(worker_kb(m) for m in measured),
+        "score": measured[0]["score"],
+        "worker_private": all(m.get("worker_private_kb") is not None for m in measured),
+        "load": (min(m["load"] for m in measured), max(m["load"] for m in measured)),
+    }
 
 
 def seconds(t):
@@ -391,8 +517,11 @@ def ratio(theirs, ours):
 
 def print_table(label, results):
     print(f"\n{label}")
-    print(f"{'task':18} {'library, call':43} {'wall s':>8} {'CPU s':>8} {'load':>9} {'peak MB':>8} {'added MB':>8} "
-          f"{'BLEU':>8}   {'peer / bleu_lib: wall':>21} {'CPU':>7} {'added':>7}")
+    print(
+        f"{'task':18} {'library, call':43} {'wall s':>8} {'CPU s':>8} {'load':>9} "
+        f"{'peak MB':>8} {'added MB':>8} {'BLEU':>8}   {'peer / bleu_lib: wall':>21} "
+        f"{'CPU':>7} {'added':>7}"
+    )
     for task, title in TASKS.items():
         ours = results.get((task, "bleu_lib"))
         for library in LIBRARIES:
@@ -402,19 +531,38 @@ def print_table(label, results):
                 print(f"{title:18} {name:43} {result}")
                 continue
             load = f"{result['load'][0]:4.2f}-{result['load'][1]:4.2f}"
-            line = (f"{title:18} {name:43} {seconds(result['wall'])} {seconds(result['cpu'])} {load:>9} "
-                    f"{megabytes(result['peak_kb'])} {megabytes(result['added_kb'])} {result['score']:8.4f}")
+            line = (
+                f"{title:18} {name:43} {seconds(result['wall'])} "
+                f"{seconds(result['cpu'])} {load:>9} {megabytes(result['peak_kb'])} "
+                f"{megabytes(result['added_kb'])} {result['score']:8.4f}"
+            )
             if library.startswith("bleu_lib jobs") and result["worker_kb"]:
-                whose = "of their own" if result["worker_private"] else "with the pages shared with bleu_lib's"
-                line += f"   (+ workers, up to {result['worker_kb'] / 1024:.0f} MB each {whose})"
+                whose = (
+                    "of their own"
+                    if result["worker_private"]
+                    else "with the pages shared with bleu_lib's"
+                )
+                line += (
+                    f"   (+ workers, up to {result['worker_kb'] / 1024:.0f} MB each "
+                    f"{whose})"
+                )
             elif not library.startswith("bleu_lib") and isinstance(ours, dict):
-                line += (f"   {ratio(result['wall'], ours['wall']):>21} {ratio(result['cpu'], ours['cpu'])} "
-                         f"{ratio(result['added_kb'], ours['added_kb']) if ours['added_kb'] >= 1024 else '-':>7}")
+                line += (
+                    f"   {ratio(result['wall'], ours['wall']):>21} "
+                    f"{ratio(result['cpu'], ours['cpu'])} "
+                    + format(
+                        ratio(result["added_kb"], ours["added_kb"])
+                        if ours["added_kb"] >= 1024
+                        else "-",
+                        ">7",
+                    )
+                )
             print(line)
 
 
 def print_targets(results, segments):
-    "Issue 15's targets on this corpus, as measured (bleuscore's from 100,000 segments on)."
+    """Issue 15's targets on this corpus, as measured (bleuscore's from 100,000 segments
+    on)."""
     lines = []
     for task, title in TASKS.items():
         ours = [results.get((task, lib)) for lib in ("bleu_lib", "bleu_lib jobs=2")]
@@ -425,21 +573,34 @@ def print_targets(results, segments):
         for peer in ("SacreBLEU", "NLTK"):
             theirs = results.get((task, peer))
             if isinstance(theirs, dict):
-                lines.append(f"{title}: {peer} / bleu_lib CPU {theirs['cpu'] / serial['cpu']:.2f}x "
-                             f"(target >= 1.5x: {'met' if theirs['cpu'] >= 1.5 * serial['cpu'] else 'not met'})")
+                lines.append(
+                    f"{title}: {peer} / bleu_lib CPU "
+                    f"{theirs['cpu'] / serial['cpu']:.2f}x (target >= 1.5x: "
+                    f"{'met' if theirs['cpu'] >= 1.5 * serial['cpu'] else 'not met'})"
+                )
         rust = results.get((task, "bleuscore"))
         if isinstance(rust, dict) and segments >= 100000:
             best = min(r["wall"] for r in ours)
-            lines.append(f"{title}: bleu_lib's best wall / bleuscore's {best / rust['wall']:.2f}x "
-                         f"(target <= 2x: {'met' if best <= 2 * rust['wall'] else 'not met'})")
+            lines.append(
+                f"{title}: bleu_lib's best wall / bleuscore's "
+                f"{best / rust['wall']:.2f}x (target <= 2x: "
+                f"{'met' if best <= 2 * rust['wall'] else 'not met'})"
+            )
         peers = [results.get((task, p)) for p in ("SacreBLEU", "NLTK", "bleuscore")]
         peers = [p["added_kb"] for p in peers if isinstance(p, dict)]
         if peers and segments >= 100000:
             ours_kb, least_kb = serial["added_kb"], min(peers)
-            verdict = ("met" if ours_kb < least_kb else "even: both add under 1 MB, the noise of a measure in pages"
-                       if max(ours_kb, least_kb) < 1024 else "not met")
-            lines.append(f"{title}: bleu_lib's added memory {ours_kb / 1024:.1f} MB, the peers' least "
-                         f"{least_kb / 1024:.1f} MB (target: below all: {verdict})")
+            verdict = (
+                "met"
+                if ours_kb < least_kb
+                else "even: both add under 1 MB, the noise of a measure in pages"
+                if max(ours_kb, least_kb) < 1024
+                else "not met"
+            )
+            lines.append(
+                f"{title}: bleu_lib's added memory {ours_kb / 1024:.1f} MB, the peers' "
+                f"least {least_kb / 1024:.1f} MB (target: below all: {verdict})"
+            )
     if lines:
         print("targets (issue 15):\n  " + "\n  ".join(lines))
 
@@ -448,40 +609,60 @@ def benchmark_corpora(args):
     sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
     for size in sizes:
         if size != "shipped" and not size.replace("_", "").isdigit():
-            raise SystemExit(f"--sizes: {size!r} is neither 'shipped' nor a number of segments")
-    corpora = [(size, int(size.replace("_", "")) if size != "shipped" else None) for size in sizes]
-    corpora.sort(key=lambda c: c[1] or 0)  # smaller first: their memory projects the larger ones'
+            raise SystemExit(
+                f"--sizes: {size!r} is neither 'shipped' nor a number of segments"
+            )
+    corpora = [
+        (size, int(size.replace("_", "")) if size != "shipped" else None)
+        for size in sizes
+    ]
+    # smaller first: their memory projects the larger ones'
+    corpora.sort(key=lambda c: c[1] or 0)
     if args.hyp:
         corpora.append(("real", None))
-    print(f"bleu_lib {bleu_lib.__version__}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; medians of "
-          f"interleaved rounds, every run in a fresh process; load = the 1-minute load average before the row's runs "
-          f"(lowest-highest)")
+    print(
+        f"bleu_lib {bleu_lib.__version__}, {os.cpu_count()} CPUs, Python "
+        f"{sys.version.split()[0]}; medians of interleaved rounds, every run in a "
+        "fresh process; load = the 1-minute load average before the row's runs "
+        "(lowest-highest)"
+    )
     peaks = {}
     for size, segments in corpora:
         with tempfile.TemporaryDirectory(prefix="bleu-benchmark-") as folder:
             if size == "shipped":
                 shipped(folder)
-                label = "shipped corpus: data/corpus, sys.alpha.en against ref.A.en and ref.B.en, 60 segments"
+                label = (
+                    "shipped corpus: data/corpus, sys.alpha.en against ref.A.en and "
+                    "ref.B.en, 60 segments"
+                )
             elif size == "real":
                 copied(folder, args.hyp, args.ref)
                 label = f"{Path(args.hyp).name} against {len(args.ref)} reference(s)"
             else:
                 generate(folder, segments, args.refs)
-                label = f"generated: {segments:,} segments, {args.refs} references (seeded)"
+                label = (
+                    f"generated: {segments:,} segments, {args.refs} references (seeded)"
+                )
             tokenize_files(folder)
             count = segments or len(read_lines(Path(folder, "hyp.txt")))
-            results = measure_corpus(folder, count, args, peaks, generated=size != "real")
+            results = measure_corpus(
+                folder, count, args, peaks, generated=size != "real"
+            )
         print_table(f"{label}; medians of {rounds(args.repeat, count)} rounds", results)
         print_targets(results, count)
         sys.stdout.flush()
 
 
-# --- paired significance tests -------------------------------------------------------------------------------------
+# --- paired significance tests
+# --------------------------------------------------------------------------------------
 
-DELETION_RATES = [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08]  # the baseline first
+# the baseline first
+DELETION_RATES = [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08]
+
 
 def significance_corpus(folder, segments=2000, seed=13):
-    "Write ref1.txt, ref2.txt and sys0.txt..sys8.txt (more words deleted as k grows) to `folder`; return the paths."
+    """Write ref1.txt, ref2.txt and sys0.txt..sys8.txt (more words deleted as k grows)
+    to `folder`; return the paths."""
     hyps, streams = generated_corpus(segments, references=2, seed=seed)
     refs = []
     for k, stream in enumerate(streams, 1):
@@ -490,7 +671,9 @@ def significance_corpus(folder, segments=2000, seed=13):
     systems = []
     for k, rate in enumerate(DELETION_RATES):
         systems.append(Path(folder, f"sys{k}.txt"))
-        systems[-1].write_text("\n".join(deleted_words(hyps, rate, seed=k)) + "\n", encoding="utf-8")
+        systems[-1].write_text(
+            "\n".join(deleted_words(hyps, rate, seed=k)) + "\n", encoding="utf-8"
+        )
     return [str(r) for r in refs], [str(s) for s in systems]
 
 
@@ -504,22 +687,34 @@ for path in sys.argv[1:]:
 
 
 def timed_subprocess(command):
-    "(wall seconds, CPU seconds of the child, 1-minute load before the run) of one command, which must succeed."
+    """(wall seconds, CPU seconds of the child, 1-minute load before the run) of one
+    command, which must succeed."""
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    subprocess.run(
+        command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), load
+    return (
+        wall,
+        (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+        load,
+    )
 
 
 def timed_call(function):
-    "(wall seconds, CPU seconds of this process, 1-minute load before the call) and the call's result."
+    """(wall seconds, CPU seconds of this process, 1-minute load before the call) and
+    the call's result."""
     load = os.getloadavg()[0]
     start_wall, start_cpu = time.perf_counter(), time.process_time()
     result = function()
-    return (time.perf_counter() - start_wall, time.process_time() - start_cpu, load), result
+    return (
+        time.perf_counter() - start_wall,
+        time.process_time() - start_cpu,
+        load,
+    ), result
 
 
 def best(timings):
@@ -528,33 +723,82 @@ def best(timings):
 
 
 def print_significance_row(label, sacre, ours):
-    "One row: SacreBLEU's and bleu_lib's (wall, CPU, load) and the ratios; `sacre` None where SacreBLEU has no equivalent."
-    theirs = f"{sacre[0]:7.2f}s {sacre[1]:7.2f}s {sacre[2]:5.2f}" if sacre else f"{'-':>26}"
+    """One row: SacreBLEU's and bleu_lib's (wall, CPU, load) and the ratios; `sacre`
+    None where SacreBLEU has no equivalent."""
+    theirs = (
+        f"{sacre[0]:7.2f}s {sacre[1]:7.2f}s {sacre[2]:5.2f}" if sacre else f"{'-':>26}"
+    )
     ratios = f"{sacre[0] / ours[0]:6.1f}x {sacre[1] / ours[1]:6.1f}x" if sacre else ""
-    print(f"{label:46} {theirs}   {ours[0]:7.2f}s {ours[1]:7.2f}s {ours[2]:5.2f}   {ratios}")
+    print(
+        f"{label:46} {theirs}   {ours[0]:7.2f}s {ours[1]:7.2f}s {ours[2]:5.2f}   "
+        f"{ratios}"
+    )
 
 
 def benchmark_significance(repeat):
     from sacrebleu.significance import PairedTest
-    from bleu_lib.significance import paired_test, seed_from_environment, systems_statistics
+    from bleu_lib.significance import (
+        paired_test,
+        seed_from_environment,
+        systems_statistics,
+    )
 
     env_seed = os.environ.get("SACREBLEU_SEED", "12345")
     with tempfile.TemporaryDirectory(prefix="bleu-significance-") as folder:
         refs, systems = significance_corpus(folder)
-        runs = {f"whole run, {label} (command line)": [[sys.executable, "-m", program, *refs, "-i", *systems, "-m", "bleu", option]
-                                                      for program in ("sacrebleu", "bleu_lib")]
-                for label, option in [("paired bootstrap", "--paired-bs"), ("approx. randomization", "--paired-ar")]}
-        runs["whole run, every pair (bleu_lib only)"] = [None, [sys.executable, "-m", "bleu_lib", *refs, "-i", *systems,
-                                                               "--paired-all"]]
+        runs = {
+            f"whole run, {label} (command line)": [
+                [
+                    sys.executable,
+                    "-m",
+                    program,
+                    *refs,
+                    "-i",
+                    *systems,
+                    "-m",
+                    "bleu",
+                    option,
+                ]
+                for program in ("sacrebleu", "bleu_lib")
+            ]
+            for label, option in [
+                ("paired bootstrap", "--paired-bs"),
+                ("approx. randomization", "--paired-ar"),
+            ]
+        }
+        runs["whole run, every pair (bleu_lib only)"] = [
+            None,
+            [sys.executable, "-m", "bleu_lib", *refs, "-i", *systems, "--paired-all"],
+        ]
         floor_label = "floor: start, import, read, tokenize (bleu_lib)"
         runs[floor_label] = [None, [sys.executable, "-c", FLOOR, *refs, *systems]]
-        hypotheses = list(zip(*(Path(path).read_text(encoding="utf-8").splitlines() for path in systems)))
-        print(f"{len(systems)} systems (baseline first), 2,000 segments, 2 references, SACREBLEU_SEED={env_seed}; "
-              f"best of {repeat} interleaved rounds; load = 1-minute load average before the run ({os.cpu_count()} CPUs)")
-        print(f"{sum(map(len, map(set, hypotheses))):,} distinct hypotheses among the {len(systems) * len(hypotheses):,} (one "
-              "given by several systems for a segment counts once): deleting words at random leaves many segments as they were")
-        print(f"{'':46} {'SacreBLEU':>26}   {'bleu_lib':>26}   {'SacreBLEU / bleu_lib':>14}")
-        print(f"{'task':46} {'wall':>8} {'CPU':>8} {'load':>5}   {'wall':>8} {'CPU':>8} {'load':>5}   {'wall':>7} {'CPU':>7}")
+        hypotheses = list(
+            zip(
+                *(
+                    Path(path).read_text(encoding="utf-8").splitlines()
+                    for path in systems
+                )
+            )
+        )
+        print(
+            f"{len(systems)} systems (baseline first), 2,000 segments, 2 references, "
+            f"SACREBLEU_SEED={env_seed}; best of {repeat} interleaved rounds; load = "
+            f"1-minute load average before the run ({os.cpu_count()} CPUs)"
+        )
+        print(
+            f"{sum(map(len, map(set, hypotheses))):,} distinct hypotheses among the "
+            f"{len(systems) * len(hypotheses):,} (one given by several systems for a "
+            "segment counts once): deleting words at random leaves many segments as "
+            "they were"
+        )
+        print(
+            f"{'':46} {'SacreBLEU':>26}   {'bleu_lib':>26}   "
+            f"{'SacreBLEU / bleu_lib':>14}"
+        )
+        print(
+            f"{'task':46} {'wall':>8} {'CPU':>8} {'load':>5}   {'wall':>8} {'CPU':>8} "
+            f"{'load':>5}   {'wall':>7} {'CPU':>7}"
+        )
         timings = {label: ([], []) for label in runs}
         for _ in range(repeat):
             for label, commands in runs.items():
@@ -563,52 +807,129 @@ def benchmark_significance(repeat):
                         times.append(timed_subprocess(command))
         for label, (sacre, ours) in timings.items():
             print_significance_row(label, best(sacre) if sacre else None, best(ours))
-        sacre_bs, floor = best(timings["whole run, paired bootstrap (command line)"][0]), best(timings[floor_label][1])
+        sacre_bs, floor = (
+            best(timings["whole run, paired bootstrap (command line)"][0]),
+            best(timings[floor_label][1]),
+        )
         budget = sacre_bs[0] / 10
-        print(f"10 times SacreBLEU's paired bootstrap: a whole run under {budget:.2f}s; the floor alone takes "
-              f"{floor[0]:.2f}s, leaving {budget - floor[0]:.2f}s to count {len(systems) * 2000:,} hypotheses and resample")
+        print(
+            f"10 times SacreBLEU's paired bootstrap: a whole run under {budget:.2f}s; "
+            f"the floor alone takes {floor[0]:.2f}s, leaving {budget - floor[0]:.2f}s "
+            f"to count {len(systems) * 2000:,} hypotheses and resample"
+        )
 
-        read = lambda path: Path(path).read_text(encoding="utf-8").splitlines()  # noqa: E731
-        ref_lines, named_hyps = [read(r) for r in refs], [(Path(p).name, read(p)) for p in systems]
-        metric, sacre_metric = bleu_lib.BLEU(references=ref_lines), SacreBLEU(references=ref_lines)
-        parts = {"counting the 9 systems (in-process)": ([], []), "resampling, paired bootstrap (in-process)": ([], []),
-                 "resampling, approx. rand. (in-process)": ([], [])}
+        read = lambda path: Path(path).read_text(encoding="utf-8").splitlines()
+        ref_lines, named_hyps = (
+            [read(r) for r in refs],
+            [(Path(p).name, read(p)) for p in systems],
+        )
+        metric, sacre_metric = (
+            bleu_lib.BLEU(references=ref_lines),
+            SacreBLEU(references=ref_lines),
+        )
+        parts = {
+            "counting the 9 systems (in-process)": ([], []),
+            "resampling, paired bootstrap (in-process)": ([], []),
+            "resampling, approx. rand. (in-process)": ([], []),
+        }
         identical = {}
         for _ in range(repeat):
-            t_sacre, _ = timed_call(lambda: [sacre_metric._extract_corpus_statistics(hyps, None) for _, hyps in named_hyps])
-            t_ours, all_stats = timed_call(lambda: systems_statistics(metric, [hyps for _, hyps in named_hyps]))
-            named_stats = [(name, stats) for (name, _), stats in zip(named_hyps, all_stats)]
+            t_sacre, _ = timed_call(
+                lambda: [
+                    sacre_metric._extract_corpus_statistics(hyps, None)
+                    for _, hyps in named_hyps
+                ]
+            )
+            t_ours, all_stats = timed_call(
+                lambda: systems_statistics(metric, [hyps for _, hyps in named_hyps])
+            )
+            named_stats = [
+                (name, stats) for (name, _), stats in zip(named_hyps, all_stats)
+            ]
             parts["counting the 9 systems (in-process)"][0].append(t_sacre)
             parts["counting the 9 systems (in-process)"][1].append(t_ours)
-            for test, label in [("bs", "resampling, paired bootstrap (in-process)"),
-                                ("ar", "resampling, approx. rand. (in-process)")]:
-                t_test, theirs = timed_call(lambda: PairedTest(named_hyps, {"BLEU": sacre_metric}, None, test)()[1]["BLEU"])
-                t_ours, mine = timed_call(lambda: paired_test(named_stats, metric, test, seed=seed_from_environment()))
-                parts[label][0].append(tuple(a - b for a, b in zip(t_test[:2], t_sacre[:2])) + t_test[2:])  # minus counting
+            for test, label in [
+                ("bs", "resampling, paired bootstrap (in-process)"),
+                ("ar", "resampling, approx. rand. (in-process)"),
+            ]:
+                t_test, theirs = timed_call(
+                    lambda: PairedTest(
+                        named_hyps, {"BLEU": sacre_metric}, None, test
+                    )()[1]["BLEU"]
+                )
+                t_ours, mine = timed_call(
+                    lambda: paired_test(
+                        named_stats, metric, test, seed=seed_from_environment()
+                    )
+                )
+                # minus counting
+                parts[label][0].append(
+                    tuple(a - b for a, b in zip(t_test[:2], t_sacre[:2])) + t_test[2:]
+                )
                 parts[label][1].append(t_ours)
-                identical[test] = [tuple(r) for r in mine] == [(r.score, r.p_value, r.mean, r.ci) for r in theirs]
+                identical[test] = [tuple(r) for r in mine] == [
+                    (r.score, r.p_value, r.mean, r.ci) for r in theirs
+                ]
         for label, (sacre, ours) in parts.items():
             print_significance_row(label, best(sacre), best(ours))
-        print("same scores, p-values, means and intervals as SacreBLEU's PairedTest: "
-              + ", ".join(f"{test} {same}" for test, same in identical.items()))
-        print("SacreBLEU's resampling time is its PairedTest's time minus its counting time, both measured in the same round")
+        print(
+            "same scores, p-values, means and intervals as SacreBLEU's PairedTest: "
+            + ", ".join(f"{test} {same}" for test, same in identical.items())
+        )
+        print(
+            "SacreBLEU's resampling time is its PairedTest's time minus its counting "
+            "time, both measured in the same round"
+        )
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="shipped,100000",
-                        help="comma-separated corpora: 'shipped' (data/corpus) and numbers of generated segments "
-                             "(default: shipped,100000; issue 15's table: shipped,100000,1000000)")
-    parser.add_argument("--refs", type=int, default=2, help="references of the generated corpora (default 2)")
+    parser.add_argument(
+        "--sizes",
+        default="shipped,100000",
+        help=(
+            "comma-separated corpora: 'shipped' (data/corpus) and numbers of generated "
+            "segments (default: shipped,100000; issue 15's table: "
+            "shipped,100000,1000000)"
+        ),
+    )
+    parser.add_argument(
+        "--refs",
+        type=int,
+        default=2,
+        help="references of the generated corpora (default 2)",
+    )
     parser.add_argument("--hyp", help="a real system output (one segment per line)")
     parser.add_argument("--ref", nargs="+", default=[], help="its reference files")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="interleaved rounds, the median shown (five times as many under 10,000 segments)")
-    parser.add_argument("--max-gb", type=float, default=8,
-                        help="skip a row whose projected peak memory exceeds this many GB (default 8)")
-    parser.add_argument("--significance", action="store_true",
-                        help="time paired significance tests (SacreBLEU's command line and PairedTest against bleu_lib)")
-    parser.add_argument("--child", nargs=3, metavar=("TASK", "LIBRARY", "FOLDER"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help=(
+            "interleaved rounds, the median shown (five times as many under 10,000 "
+            "segments)"
+        ),
+    )
+    parser.add_argument(
+        "--max-gb",
+        type=float,
+        default=8,
+        help="skip a row whose projected peak memory exceeds this many GB (default 8)",
+    )
+    parser.add_argument(
+        "--significance",
+        action="store_true",
+        help=(
+            "time paired significance tests (SacreBLEU's command line and PairedTest "
+            "against bleu_lib)"
+        ),
+    )
+    parser.add_argument(
+        "--child",
+        nargs=3,
+        metavar=("TASK", "LIBRARY", "FOLDER"),
+        help=argparse.SUPPRESS,
+    )
     args = parser.parse_args(argv)
     if args.child:
         child(*args.child)

@@ -1,10 +1,13 @@
-"""JupyterLab's settings for this tutorial: README command 1 starts it with `--config=tools/jupyter_server_config.py`.
+"""JupyterLab's settings for this tutorial: README command 1 starts it with
+`--config=tools/jupyter_server_config.py`.
 
-JupyterLab writes the kernel's display name and the running Python's version into every notebook it saves, and it
-autosaves every two minutes: opening a notebook would change files that git tracks. The pre-save hook below applies
-`tools/nbtools.py clean` to each notebook of this repository as it is saved, so that opening, reading, re-running
-("Restart Kernel and Run All Cells") and saving a notebook leaves it byte for byte as committed.
-"""
+JupyterLab writes the kernel's display name and the running Python's version into every
+notebook it saves, and it autosaves every two minutes: opening a notebook would change
+files that git tracks. The pre-save hook below applies `tools/nbtools.py clean` to each
+notebook of this repository as it is saved, so that opening, reading, re-running
+("Restart Kernel and Run All Cells") and saving a notebook leaves it byte for byte as
+committed."""
+
 import sys
 import warnings
 from pathlib import Path
@@ -15,9 +18,14 @@ sys.path.insert(0, str(ROOT))
 from tools.nbtools import clean_on_save  # noqa: E402
 
 c = get_config()  # noqa: F821 (Jupyter provides get_config when it reads this file)
-c.ServerApp.root_dir = str(ROOT)  # the file browser shows the whole repository: notebooks, data, README
-c.ServerApp.allow_root = True  # containers often run as root, and Jupyter refuses to start as root without it
+# the file browser shows the whole repository: notebooks, data, README
+c.ServerApp.root_dir = str(ROOT)
+# containers often run as root, and Jupyter refuses to start as root without it
+c.ServerApp.allow_root = True
 c.FileContentsManager.pre_save_hook = clean_on_save
-# jupyter_server validates the hook twice while it loads this file, and the second time warns that the hook replaces
-# itself ("Overriding existing pre_save_hook (clean_on_save) with a new one (clean_on_save)"): nothing is overridden.
-warnings.filterwarnings("ignore", message=r"Overriding existing pre_save_hook \(clean_on_save\)")
+# jupyter_server validates the hook twice while it loads this file, and the second time
+# warns that the hook replaces itself ("Overriding existing pre_save_hook
+# (clean_on_save) with a new one (clean_on_save)"): nothing is overridden.
+warnings.filterwarnings(
+    "ignore", message=r"Overriding existing pre_save_hook \(clean_on_save\)"
+)

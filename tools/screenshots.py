@@ -1,21 +1,24 @@
-"""Screenshots of the website in headless Chromium, to see it as a reader does: typeset equations, plots, highlighting.
+"""Screenshots of the website in headless Chromium, to see it as a reader does: typeset
+equations, plots, highlighting.
 
-    python tools/screenshots.py OUT_FOLDER [--site site/] [--http] [--readme docs/site.png]
+    python tools/screenshots.py OUT_FOLDER
+                                [--site site/] [--http] [--readme docs/site.png]
 
-Builds the site first if `--site` has no index.html (tools/build_site.py), then saves, in OUT_FOLDER:
-  landing.png       the landing page
-  equations.png     03_brevity_penalty: the formula of the brevity penalty and inline math
-  plot.png          03_brevity_penalty: the plot of the penalty against c/r, inline formulas around it
+Builds the site first if `--site` has no index.html (tools/build_site.py), then saves,
+in OUT_FOLDER: landing.png       the landing page equations.png     03_brevity_penalty:
+the formula of the brevity penalty and inline math plot.png          03_brevity_penalty:
+the plot of the penalty against c/r, inline formulas around it
                     (--readme copies it to the README's picture, docs/site.png)
-  highlight.png     10_explaining_a_score: the n-grams matched, clipped and unmatched, in colour
-  answers.png       03_brevity_penalty: exercises with their answers folded
-  search.png        the search page, for "brevity penalty"
-Pages are opened from disk (file://), or with --http from `python -m http.server` on 127.0.0.1 (a free port, stopped
-after). Chromium is Debian's `chromium` package, installed with apt-get if missing (as root), driven over its DevTools
-pipe: each picture is taken once MathJax has typeset the page and the fonts have loaded. It fails if a page shows TeX
-that MathJax left untouched or could not typeset, an image that did not load, or (notebooks 00 to 11) no typeset
-formula at all.
-"""
+highlight.png     10_explaining_a_score: the n-grams matched, clipped and unmatched, in
+colour answers.png       03_brevity_penalty: exercises with their answers folded
+search.png        the search page, for "brevity penalty" Pages are opened from disk
+(file://), or with --http from `python -m http.server` on 127.0.0.1 (a free port,
+stopped after). Chromium is Debian's `chromium` package, installed with apt-get if
+missing (as root), driven over its DevTools pipe: each picture is taken once MathJax has
+typeset the page and the fonts have loaded. It fails if a page shows TeX that MathJax
+left untouched or could not typeset, an image that did not load, or (notebooks 00 to 11)
+no typeset formula at all."""
+
 import argparse
 import base64
 import contextlib
@@ -33,34 +36,52 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-SHOTS = [  # file name, page, what to scroll to (a CSS selector and which match; None: the top), window size
+# file name, page, what to scroll to (a CSS selector and which match; None: the top),
+# window size
+SHOTS = [
     ("landing.png", "index.html", None, (1200, 1100)),
     ("equations.png", "03_brevity_penalty.html", None, (1200, 900)),
-    ("plot.png", "03_brevity_penalty.html", ("#what-the-penalty-looks-like", 0), (1200, 900)),
-    ("highlight.png", "10_explaining_a_score.html", ("#which-n-grams-matched .output.text_html", 1), (1200, 900)),
+    (
+        "plot.png",
+        "03_brevity_penalty.html",
+        ("#what-the-penalty-looks-like", 0),
+        (1200, 900),
+    ),
+    (
+        "highlight.png",
+        "10_explaining_a_score.html",
+        ("#which-n-grams-matched .output.text_html", 1),
+        (1200, 900),
+    ),
     ("answers.png", "03_brevity_penalty.html", ("#exercises", 0), (1200, 1100)),
     ("search.png", "search.html?q=brevity+penalty", None, (1200, 900)),
 ]
 
-# Run in the page once it has loaded: wait for MathJax to typeset and the fonts to load, scroll to the section,
-# and report what a reader would see: typeset formulas, TeX left raw, images not loaded.
+# Run in the page once it has loaded: wait for MathJax to typeset and the fonts to load,
+# scroll to the section, and report what a reader would see: typeset formulas, TeX left
+# raw, images not loaded.
 SETTLE = r"""(async (target) => {
   if (window.MathJax && MathJax.startup) { await MathJax.startup.promise; }
   await document.fonts.ready;
-  if (target) {  // a section: its heading at the top; anything else: in the middle of the window
+  // a section: its heading at the top; anything else: in the middle of the window
+  if (target) {
     const [selector, index] = target;
     const element = document.querySelectorAll(selector)[index];
     element.scrollIntoView({block: element.tagName === "SECTION" ? "start" : "center"});
   }
   await new Promise(done => setTimeout(done, 500));
-  if (!document.querySelector("main")) { return null; }  // not one of the site's pages: an error page
-  const prose = document.querySelector("main").cloneNode(true);  // the text, without code and typeset formulas
-  prose.querySelectorAll("pre, code, script, style, mjx-container").forEach(element => element.remove());
+  // not one of the site's pages: an error page
+  if (!document.querySelector("main")) { return null; }
+  // the text, without code and typeset formulas
+  const prose = document.querySelector("main").cloneNode(true);
+  prose.querySelectorAll("pre, code, script, style, mjx-container")
+       .forEach(element => element.remove());
   const text = prose.textContent;
   return {typeset: document.querySelectorAll("mjx-container").length,
           tex_errors: document.querySelectorAll("mjx-merror").length,
           raw_tex: (text.match(/\\\(|\\\[|\$\$|\$[^$\s][^$\n]*\$/g) || []).length,
-          broken_images: [...document.images].filter(img => !img.complete || img.naturalWidth === 0).length};
+          broken_images: [...document.images]
+            .filter(img => !img.complete || img.naturalWidth === 0).length};
 })"""
 
 
@@ -70,33 +91,55 @@ def chromium():
     if found:
         return found
     if os.geteuid() != 0 or not shutil.which("apt-get"):
-        raise SystemExit("chromium is not installed: install Debian's `chromium` package (apt-get install chromium)")
+        raise SystemExit(
+            "chromium is not installed: install Debian's `chromium` package (apt-get "
+            "install chromium)"
+        )
     print("installing chromium with apt-get ...", flush=True)
     subprocess.run(["apt-get", "update", "-qq"], check=True)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True,
-                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", "chromium"],
+        check=True,
+        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+    )
     return shutil.which("chromium")
 
 
 class Browser:
-    """Headless Chromium driven over the DevTools protocol on a pipe (--remote-debugging-pipe: it reads commands on
-    its file descriptor 3 and answers on 4, each message ending in a NUL byte). A screenshot flag alone cannot wait for
-    MathJax or show a section below the top of a page (a URL with #section gives a blank picture)."""
+    """Headless Chromium driven over the DevTools protocol on a pipe
+    (--remote-debugging-pipe: it reads commands on its file descriptor 3 and answers on
+    4, each message ending in a NUL byte). A screenshot flag alone cannot wait for
+    MathJax or show a section below the top of a page (a URL with #section gives a blank
+    picture)."""
 
     def __init__(self, binary):
         to_browser, self.commands = os.pipe()
         self.answers, from_browser = os.pipe()
 
         def on_fds_3_and_4():  # in the child, before exec
-            high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_browser, from_browser)]
+            high = [
+                fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_browser, from_browser)
+            ]
             os.dup2(high[0], 3)
             os.dup2(high[1], 4)
 
         self.process = subprocess.Popen(
-            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-             "--remote-debugging-pipe", "about:blank"],
-            preexec_fn=on_fds_3_and_4, close_fds=False, stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                binary,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--no-first-run",
+                "--remote-debugging-pipe",
+                "about:blank",
+            ],
+            preexec_fn=on_fds_3_and_4,
+            close_fds=False,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(to_browser)
         os.close(from_browser)
         self.buffer, self.events, self.last_id = b"", [], 0
@@ -137,19 +180,37 @@ class Browser:
             self.events.append(self.message(deadline))
 
     def screenshot(self, url, target, size, png):
-        "Open `url` in a new tab of `size`, wait for MathJax, scroll to `target`, save a PNG; return what it saw."
+        """Open `url` in a new tab of `size`, wait for MathJax, scroll to `target`, save
+        a PNG; return what it saw."""
         tab = self.call("Target.createTarget", url="about:blank")["targetId"]
-        session = self.call("Target.attachToTarget", targetId=tab, flatten=True)["sessionId"]
-        self.call("Emulation.setDeviceMetricsOverride", session, width=size[0], height=size[1],
-                  deviceScaleFactor=1, mobile=False)
+        session = self.call("Target.attachToTarget", targetId=tab, flatten=True)[
+            "sessionId"
+        ]
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            session,
+            width=size[0],
+            height=size[1],
+            deviceScaleFactor=1,
+            mobile=False,
+        )
         self.call("Page.enable", session)
         self.call("Page.navigate", session, url=url)
         self.wait_for("Page.loadEventFired", session)
-        seen = self.call("Runtime.evaluate", session, expression=f"({SETTLE})({json.dumps(target)})",
-                         awaitPromise=True, returnByValue=True)
+        seen = self.call(
+            "Runtime.evaluate",
+            session,
+            expression=f"({SETTLE})({json.dumps(target)})",
+            awaitPromise=True,
+            returnByValue=True,
+        )
         if "exceptionDetails" in seen:
             raise SystemExit(f"{url}: {seen['exceptionDetails']}")
-        png.write_bytes(base64.b64decode(self.call("Page.captureScreenshot", session, format="png")["data"]))
+        png.write_bytes(
+            base64.b64decode(
+                self.call("Page.captureScreenshot", session, format="png")["data"]
+            )
+        )
         self.call("Target.closeTarget", targetId=tab)
         if seen["result"].get("value") is None:
             raise SystemExit(f"{url} did not load")
@@ -169,12 +230,25 @@ class Browser:
 
 @contextlib.contextmanager
 def served(folder):
-    "The folder served by `python -m http.server` on 127.0.0.1 (a free port), for the duration of the block."
+    """The folder served by `python -m http.server` on 127.0.0.1 (a free port), for the
+    duration of the block."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                               "--directory", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "http.server",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}/"
     try:
         for _ in range(100):
@@ -193,30 +267,56 @@ def served(folder):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", help="the folder to save the PNG files in")
-    parser.add_argument("--site", default=str(ROOT / "site"), help="the built site (default: site/, built if missing)")
-    parser.add_argument("--http", action="store_true", help="open the pages from a local http.server, not file://")
-    parser.add_argument("--readme", help="also copy plot.png to this path (the README's picture: docs/site.png)")
+    parser.add_argument(
+        "--site",
+        default=str(ROOT / "site"),
+        help="the built site (default: site/, built if missing)",
+    )
+    parser.add_argument(
+        "--http",
+        action="store_true",
+        help="open the pages from a local http.server, not file://",
+    )
+    parser.add_argument(
+        "--readme",
+        help="also copy plot.png to this path (the README's picture: docs/site.png)",
+    )
     args = parser.parse_args(argv)
     site, out = Path(args.site).resolve(), Path(args.out).resolve()
     if not (site / "index.html").exists():
         from tools.build_site import build
+
         build(site)
     out.mkdir(parents=True, exist_ok=True)
     browser = Browser(chromium())
     problems = []
     try:
-        with served(site) if args.http else contextlib.nullcontext(site.as_uri() + "/") as base:
+        with (
+            served(site)
+            if args.http
+            else contextlib.nullcontext(site.as_uri() + "/") as base
+        ):
             for name, page, target, size in SHOTS:
                 seen = browser.screenshot(base + page, target, size, out / name)
-                print(f"{out / name}: {seen['typeset']} formulas typeset, {seen['tex_errors']} TeX errors, "
-                      f"{seen['raw_tex']} left as TeX, {seen['broken_images']} images not loaded")
-                if seen["raw_tex"] or seen["tex_errors"] or seen["broken_images"] or (
-                        page.startswith("0") and not seen["typeset"]):
+                print(
+                    f"{out / name}: {seen['typeset']} formulas typeset, "
+                    f"{seen['tex_errors']} TeX errors, {seen['raw_tex']} left as TeX, "
+                    f"{seen['broken_images']} images not loaded"
+                )
+                if (
+                    seen["raw_tex"]
+                    or seen["tex_errors"]
+                    or seen["broken_images"]
+                    or (page.startswith("0") and not seen["typeset"])
+                ):
                     problems.append(name)
     finally:
         browser.close()
     if problems:
-        raise SystemExit(f"raw TeX, a TeX error, a missing image or no typeset formula in: {', '.join(problems)}")
+        raise SystemExit(
+            "raw TeX, a TeX error, a missing image or no typeset formula in: "
+            f"{', '.join(problems)}"
+        )
     if args.readme:
         shutil.copy(out / "plot.png", args.readme)
         print(args.readme)
