@@ -13,7 +13,6 @@ __all__ = [
     "log_or_floor",
     "sum_of_logs",
     "sacrebleu_brevity_penalty",
-    "orders_present",
     "used_orders",
     "compute_bleu",
     "percents_where_matched",
@@ -37,7 +36,7 @@ from .brevity import brevity_penalty
 from .checks import check_length, check_order, describe, is_finite, short_repr
 from .result import BLEUScore  # the result object, in the next section
 from .sentence import score_from_precisions
-from .smoothing import SMOOTHING, named_methods
+from .smoothing import SMOOTHING, named_methods, orders_present
 from bleu_lib.smoothing import (
     add_k_counts,
     epsilon_counts,
@@ -118,17 +117,10 @@ def sacrebleu_brevity_penalty(sys_len, ref_len):
     return 1.0 if sys_len >= ref_len else brevity_penalty(ref_len, sys_len)
 
 
-def orders_present(totals, max_order):
-    """How many orders come before the first with no n-gram at all (l_n = 0):
-    SacreBLEU's loop stops there."""
-    return next(
-        (n for n, total in enumerate(totals[:max_order]) if total == 0), max_order
-    )
-
-
 def used_orders(totals, max_order, effective_order):
     """How many orders the mean averages: all, or with effective order those before the
-    first order with no n-gram."""
+    first order with no n-gram (notebook 07's `orders_present`: SacreBLEU's loop stops
+    there)."""
     return (orders_present(totals, max_order) if effective_order else 0) or max_order
 
 

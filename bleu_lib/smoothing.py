@@ -21,6 +21,7 @@ __all__ = [
     "named_methods",
     "check_parameter",
     "check_smoothing_call",
+    "orders_present",
     "chen_cherry_bleu_from_stats",
     "chen_cherry_bleu",
 ]
@@ -247,14 +248,21 @@ def check_smoothing_call(stats, method, weights, epsilon, k, alpha):
 
 
 # %% ../notebooks/07_smoothing.ipynb #c25b
+def orders_present(totals, max_order):
+    """How many orders the hypothesis has: those before the first with no n-gram at all
+    (l_n = 0). A hypothesis of c tokens has the orders 1 to c."""
+    return next(
+        (n for n, total in enumerate(totals[:max_order]) if total == 0), max_order
+    )
+
+
 def chen_cherry_bleu_from_stats(
     stats, method, weights=(0.25, 0.25, 0.25, 0.25), epsilon=0.1, k=5, alpha=5
 ):
     """Smoothed BLEU of statistics by a method of SMOOTHING (methods 5 and 7 need one
     more order than the weights)."""
     weights = check_smoothing_call(stats, method, weights, epsilon, k, alpha)
-    # orders the hypothesis has
-    present = sum(1 for l_n in stats.totals[: len(weights)] if l_n > 0)
+    present = orders_present(stats.totals, len(weights))
     if present == 0:
         warnings.warn(zero_precision_message(stats, [1]), ZeroBleuWarning, stacklevel=2)
         return 0.0
