@@ -128,6 +128,8 @@ def student_edition(folder):
                     [],
                     None,
                 )
+                # our notebooks store the answers collapsed; a stub is the student's
+                cell.metadata.pop("jupyter", None)
         nbformat.write(nb, folder / "notebooks" / path.name)
     shutil.copy(NOTEBOOKS / "helpers.py", folder / "notebooks" / "helpers.py")
     shutil.copytree(ROOT / "data", folder / "data", dirs_exist_ok=True)

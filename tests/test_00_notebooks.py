@@ -21,6 +21,7 @@ from traitlets.config.loader import PyFileConfigLoader
 from support import ROOT
 from tools.nbtools import (
     NAV_IDS,
+    is_answer,
     notebook_paths,
     out_of_sync,
     problems,
@@ -69,6 +70,21 @@ def test_metadata_written_by_jupyterlab_is_not_a_problem(tmp_path, python_versio
             tmp_path / path.name,
         )
         assert problems(tmp_path / path.name) == []
+
+
+def test_an_answer_stored_open_is_a_problem(tmp_path):
+    """Self-study: README command 1 opens our notebooks, where every exercise's answer
+    is collapsed until clicked; `check` (and so the test above) reports one stored
+    open."""
+    path = NOTEBOOKS[1]
+    nb = nbformat.read(path, as_version=4)
+    answer = next(cell for cell in nb.cells if is_answer(cell))
+    assert answer.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    del answer.metadata["jupyter"]
+    nbformat.write(nb, tmp_path / path.name)
+    assert problems(tmp_path / path.name) == [
+        f"cell {answer.id} is an exercise's answer, stored open: run `nbtools.py clean`"
+    ]
 
 
 def test_jupyterlab_with_our_config_saves_every_notebook_as_committed(tmp_path):

@@ -192,6 +192,17 @@ def test_stubs_raise_with_a_hint(edition):
     assert 'raise NotImplementedError("Your turn: set answer_1")' in source
 
 
+def test_every_stub_is_open_in_the_student_edition(edition):
+    # our notebooks store the exercises' answers collapsed (self-study); a stub is not
+    collapsed = [
+        (path.name, cell.id)
+        for path in sorted((edition / "notebooks").glob("*.ipynb"))
+        for cell in nbformat.read(path, as_version=4).cells
+        if cell.metadata.get("jupyter")
+    ]
+    assert collapsed == []
+
+
 def test_the_untouched_edition_is_not_attempted(edition):
     report = grade(edition, **FAST)
     assert [r["notebook"] for r in report["stages"]] == STAGES

@@ -10,8 +10,9 @@ written into a temporary folder, beside a copy of the notebooks made for reading
   and a cell that held only directives; nbgrader's `### BEGIN SOLUTION` / `### END
   SOLUTION` lines too (the exported functions stay, whole);
 - the exercises' answers are folded behind a "show answer" toggle: every code cell with
-  a solution that is not part of the library (not `#| export`), and every teachers'
-  model answer (markdown cells tagged `answer-key`);
+  a solution that is not part of the library (not `#| export`); the teachers' model
+  answers (markdown cells tagged `answer-key`) are left out, as in the student edition:
+  a reader gets one answer per exercise, folded;
 - the navigation line's "contents" link points to the landing page's reading order
   instead of the README, and the line at the bottom is left out (the theme's
   previous/next links are there).
@@ -39,13 +40,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 # run as a script, tools/ is on the path, not the repository
 sys.path.insert(0, str(ROOT))
-from tools.nbtools import notebook_paths, title  # noqa: E402
+from tools.nbtools import MARKER, is_answer, notebook_paths, title  # noqa: E402
 
 TITLE = "BLEU from scratch"
 DIRECTIVE = re.compile(r"^\s*#\|")  # nbdev: #| export, #| default_exp ...
-# nbdev: #| export, #|export, #| exports: the library's code
-EXPORT = re.compile(r"^\s*#\|\s*export", re.M)
-MARKER = re.compile(r"^\s*### (BEGIN|END) (SOLUTION|HIDDEN TESTS)\s*$")  # nbgrader
 SHOW, HIDE = "show answer", "hide answer"
 # the navigation line's link to the README's reading order
 CONTENTS = "../README.md#reading-order"
@@ -59,38 +57,14 @@ def part_of(name):
     return "Part I: building BLEU" if int(name[:2]) <= 7 else "Part II: using BLEU"
 
 
-def is_answer(cell):
-    """An exercise's answer: a solution outside the library (exported functions are the
-    tutorial's text), or a model answer."""
-    if cell.cell_type == "markdown":
-        return "answer-key" in cell.metadata.get("tags", [])
-    return any(
-        MARKER.match(line) for line in cell.source.splitlines()
-    ) and not EXPORT.search(cell.source)
-
-
 def fold(cell):
-    """The cell folded behind a 'show answer' toggle (a <details> element: it needs no
-    JavaScript)."""
+    """The code cell folded behind a 'show answer' toggle (a <details> element: it needs
+    no JavaScript)."""
     # an answer's output, if it had one, would give it away: folded with it
-    if cell.cell_type == "code":
-        cell.metadata.setdefault("tags", []).append(
-            "hide-cell" if cell.outputs else "hide-input"
-        )
-        cell.metadata["mystnb"] = {"code_prompt_show": SHOW, "code_prompt_hide": HIDE}
-    else:
-        fence = ":" * max(
-            4,
-            1
-            + max(
-                (len(run) for run in re.findall(r"^:{3,}", cell.source, re.M)),
-                default=0,
-            ),
-        )
-        cell.source = (
-            f"{fence}{{dropdown}} {SHOW}\n:class-container: "
-            f"answer\n\n{cell.source}\n{fence}\n"
-        )
+    cell.metadata.setdefault("tags", []).append(
+        "hide-cell" if cell.outputs else "hide-input"
+    )
+    cell.metadata["mystnb"] = {"code_prompt_show": SHOW, "code_prompt_hide": HIDE}
     return cell
 
 
@@ -98,7 +72,9 @@ def for_reading(nb):
     "A copy of the notebook as the site shows it (see the module's docstring)."
     cells = []
     for cell in nb.cells:
-        if cell.get("id") == "nav-bottom":
+        if cell.get("id") == "nav-bottom" or "answer-key" in cell.metadata.get(
+            "tags", []
+        ):
             continue
         answer = is_answer(cell)
         if cell.cell_type == "code":

@@ -32,10 +32,11 @@ HUMAN = "ref"
 
 
 def penalty_tenths(severity, category):
-    """One error's MQM penalty in tenths of a point (Freitag et al. 2021): major 5,
-    minor 1, minor punctuation 0.1."""
+    """One error's MQM penalty in tenths of a point, with the weights used with Google's
+    MQM annotations: major 5 (a major Non-translation! 25), minor 1, minor punctuation
+    0.1."""
     if severity == "Major":
-        return 50
+        return 250 if category == "Non-translation!" else 50
     if severity == "Minor":
         return 1 if category == "Fluency/Punctuation" else 10
     if severity == "No-error":

@@ -37,6 +37,11 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 LIBRARY = ROOT / "bleu_lib"
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+# nbdev's #| export, #|export, #| exports: the library's code
+EXPORT = re.compile(r"^\s*#\|\s*export", re.M)
+MARKER = re.compile(r"^\s*### (BEGIN|END) (SOLUTION|HIDDEN TESTS)\s*$")  # nbgrader
+# JupyterLab shows such a cell collapsed, as "…", until it is clicked
+HIDDEN = {"source_hidden": True, "outputs_hidden": True}
 # What may not appear in a stored output: machine paths and memory addresses differ from
 # machine to machine.
 LEAKS = re.compile(
@@ -56,14 +61,28 @@ def notebook_paths(names=(), folder=NOTEBOOKS):
     return [p for p in paths if not names or any(p.name.startswith(n) for n in names)]
 
 
+def is_answer(cell):
+    """An exercise's answer: a solution outside the library (exported functions are the
+    tutorial's text), or a teachers' model answer (a markdown cell tagged
+    answer-key)."""
+    if cell.cell_type == "markdown":
+        return "answer-key" in cell.metadata.get("tags", [])
+    return any(
+        MARKER.match(line) for line in cell.source.splitlines()
+    ) and not EXPORT.search(cell.source)
+
+
 def clean(nb):
     """Keep only what is the same on every machine: no timings, versions, widget state
-    or stray metadata."""
+    or stray metadata. Every exercise's answer is stored collapsed, so that a reader
+    sees it only by clicking it open."""
     nb.metadata = {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}}
     for cell in nb.cells:
         cell.metadata = {
             k: v for k, v in cell.metadata.items() if k in ("tags", "nbgrader")
         }
+        if is_answer(cell):
+            cell.metadata["jupyter"] = dict(HIDDEN)
         for output in cell.get("outputs", []):
             if "metadata" in output:
                 output.metadata = {}
@@ -117,12 +136,16 @@ def problems(path):
     when all is well).
 
     Only what a reader and the tests care about: it ran top to bottom, without errors or
-    warnings, and its outputs name no path or memory address of this machine. Metadata
-    is not checked: JupyterLab rewrites the kernel's display name and the running
-    Python's version on every save, and neither changes what the notebook shows or
-    computes."""
+    warnings, its outputs name no path or memory address of this machine, and every
+    exercise's answer is stored collapsed. Other metadata is not checked: JupyterLab
+    rewrites the kernel's display name and the running Python's version on every save,
+    and neither changes what the notebook shows or computes."""
     nb = nbformat.read(path, as_version=4)
-    found = []
+    found = [
+        f"cell {cell.id} is an exercise's answer, stored open: run `nbtools.py clean`"
+        for cell in nb.cells
+        if is_answer(cell) and cell.metadata.get("jupyter") != HIDDEN
+    ]
     code = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
     if [c.execution_count for c in code] != list(range(1, len(code) + 1)):
         found.append(
