@@ -3,6 +3,7 @@ of the argument."""
 
 import hashlib
 import math
+import numbers
 import warnings
 from fractions import Fraction
 
@@ -45,11 +46,14 @@ def show_table(header, rows):
 
 
 def canonical(value):
-    "An answer as text, floats rounded to 4 decimals (the last bits do not matter)."
+    """An answer as text: whole numbers as int, other numbers (Fraction, NumPy floats)
+    as floats rounded to 4 decimals, so that the last bits do not matter."""
     if isinstance(value, (tuple, list)):
         return "(" + ", ".join(canonical(v) for v in value) + ")"
-    if isinstance(value, float):
-        return repr(round(value, 4) + 0.0)  # + 0.0: -0.0 and 0.0 alike
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return repr(int(value))
+    if isinstance(value, numbers.Real):
+        return repr(round(float(value), 4) + 0.0)  # + 0.0: -0.0 and 0.0 alike
     return repr(value)
 
 

@@ -5,8 +5,11 @@ fingerprint compared with the one the notebook stores: no fingerprint can drift.
 
 import re
 import sys
+from fractions import Fraction
+from itertools import combinations
 
 import nbformat
+import numpy as np
 import pytest
 
 from support import ROOT
@@ -27,8 +30,16 @@ def holm_significant(p_values, alpha):
     return sum(p < alpha for p in adjusted)
 
 
+def tau_a(xs, ys):
+    "Kendall's tau-a by its definition: (concordant - discordant) / pairs."
+    pairs = list(combinations(range(len(xs)), 2))
+    sign = [(xs[j] - xs[i]) * (ys[j] - ys[i]) for i, j in pairs]
+    return (sum(s > 0 for s in sign) - sum(s < 0 for s in sign)) / len(pairs)
+
+
 EXPECTED = {
     ("09_significance", "answer_2"): holm_significant([0.01, 0.02, 0.03, 0.04], 0.05),
+    ("11_what_a_score_means", "answer_1"): tau_a([1, 2, 3, 4], [1, 3, 2, 4]),
 }
 
 
@@ -55,3 +66,8 @@ def test_a_wrong_answer_gets_the_hint_and_the_right_one_passes():
 def test_floats_are_compared_to_four_decimals():
     assert fingerprint(0.1 + 0.2) == fingerprint(0.3) != fingerprint(0.3001)
     assert fingerprint((1, 0.5)) == fingerprint([1, 0.50000001])
+
+
+def test_a_fraction_and_numpy_numbers_count_as_their_value():
+    assert fingerprint(Fraction(2, 3)) == fingerprint(2 / 3)
+    assert fingerprint(np.int64(1)) == fingerprint(1) != fingerprint(True)
