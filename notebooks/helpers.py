@@ -66,3 +66,20 @@ def fingerprint(value):
 def check_answer(name, value, expected, hint):
     "Raise, with `hint`, unless `value` has the `expected` fingerprint."
     assert fingerprint(value) == expected, f"{name} = {value!r} is not it: {hint}"
+
+
+def draw_steps(steps):
+    "Boxes from left to right, one per (title, text) step, joined by arrows."
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(11, 2.4))
+    ax.set(xlim=(0, len(steps)), ylim=(0, 1))
+    ax.axis("off")
+    box = {"boxstyle": "round", "facecolor": "#eef", "edgecolor": "#99b"}
+    for i, (title, text) in enumerate(steps):
+        ax.text(i + 0.45, 0.78, title, ha="center", va="center", size=9, weight="bold")
+        ax.text(i + 0.45, 0.32, text, ha="center", va="center", fontsize=8, bbox=box)
+        if i:
+            arrow = {"arrowstyle": "->"}
+            ax.annotate("", (i + 0.02, 0.55), (i - 0.12, 0.55), arrowprops=arrow)
+    plt.show()
