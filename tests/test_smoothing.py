@@ -30,7 +30,7 @@ from bleu_lib import (
     corpus_bleu,
 )
 from bleu_lib import segment_stats, sentence_bleu
-from support import close, references, tokens, weight_sets
+from support import close, quietly, references, tokens, weight_sets
 
 # every value each parameter may take, edges included: epsilon in [0, 1], alpha >= 0, k
 # > 0
@@ -283,6 +283,38 @@ def test_paper_methods_stay_in_zero_one(refs, hyp, method, weights, params):
         assert method in (4, 6, 7) and "above 1" in str(error)
     else:
         assert 0.0 <= score <= 1.0
+
+
+@pytest.mark.stage(name="smoothing")
+@given(references, tokens)
+def test_method_2_is_at_least_method_1_once_a_word_matches(refs, hyp):
+    """Notebook 07, exercise 3's model answer: from n = 2 on, (m + 1)/(l + 1) >= m/l and
+    1/(l + 1) > 0.1/l, and both leave p_1 alone; only m_1 = 0 lets method 1 win."""
+    method_1, method_2 = (quietly(chen_cherry_bleu, refs, hyp, m) for m in (1, 2))
+    if any(token in {t for r in refs for t in r} for token in hyp):
+        assert method_2 >= method_1 * (1 - 1e-12)
+    else:
+        assert method_2 == 0.0
+
+
+def test_the_reversal_of_exercise_3_exists_only_in_the_definitions():
+    """Notebook 07, exercise 3's model answer: 'a dog ran' against case A's reference
+    scores e**-1 * (0.1/3 * 0.1/2 * 0.1/1)**(1/3) = 0.0202 under method 1 and 0 under
+    method 2; NLTK and SacreBLEU score it 0 under both."""
+    refs, hyp = CASE_A[0], ["a", "dog", "ran"]
+    by_hand = math.exp(1 - 6 / 3) * (0.1 / 3 * 0.1 / 2 * 0.1 / 1) ** (1 / 3)
+    assert close(quietly(chen_cherry_bleu, refs, hyp, 1), by_hand)
+    assert round(by_hand, 4) == 0.0202
+    assert quietly(chen_cherry_bleu, refs, hyp, 2) == 0.0
+    for method in ("method1", "method2"):
+        smoothing = getattr(nltk_bleu.SmoothingFunction(), method)
+        assert (
+            quietly(nltk_bleu.sentence_bleu, refs, hyp, smoothing_function=smoothing)
+            == 0
+        )
+    for name in ("floor", "add-k"):
+        sacre = SacreBLEU(tokenize="none", smooth_method=name, effective_order=True)
+        assert sacre.sentence_score(" ".join(hyp), [" ".join(refs[0])]).score == 0.0
 
 
 def test_method_6_prior_above_one_is_refused():

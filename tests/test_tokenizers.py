@@ -86,6 +86,29 @@ def test_random_strings(text, name):
     assert get_tokenizer(name)(text) == SACREBLEU[name](text)
 
 
+# notebook 06: exercise 2's model answer and the intl rule as cell c19 states it (a mark
+# stays whole only when no character next to it is anything but a number)
+FEWER_UNDER_INTL = [
+    ("The match ended 2:1", "The match ended 2 : 1", "The match ended 2:1"),
+    ("5/3", "5 / 3", "5/3"),
+    ("2019-05-01", "2019 - 05 - 01", "2019-05-01"),
+    ("It rose 50%", "It rose 50 %", "It rose 50%"),
+    ("(5)", "( 5 )", "(5)"),
+    # the same mark with a non-number next to it is split by both
+    ("5% more", "5 % more", "5 % more"),
+    # symbols are split by both
+    ("$5 = 3+2", "$ 5 = 3 + 2", "$ 5 = 3 + 2"),
+    # the question's example: more tokens under intl
+    ("«Bonjour», dit-il.", "«Bonjour» , dit-il .", "« Bonjour » , dit - il ."),
+]
+
+
+@pytest.mark.parametrize("text, under_13a, under_intl", FEWER_UNDER_INTL)
+def test_where_intl_makes_fewer_tokens_than_13a(text, under_13a, under_intl):
+    assert get_tokenizer("13a")(text) == SACREBLEU["13a"](text) == under_13a
+    assert get_tokenizer("intl")(text) == SACREBLEU["intl"](text) == under_intl
+
+
 def test_chinese_table_on_every_code_point():
     """SacreBLEU's _is_chinese_char, as Python evaluates its table, on every code point
     but the surrogates."""
