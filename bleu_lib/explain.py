@@ -11,6 +11,7 @@ __all__ = [
     "tokens_of",
     "explain",
     "score_of",
+    "if_perfect",
     "ngram_status",
     "Highlight",
     "explain_corpus",
@@ -69,11 +70,11 @@ from .streams import check_hypotheses
 
 # %% ../notebooks/10_explaining_a_score.ipynb #c05
 def decompose(score, bp, precisions, orders):
-    """The points (of 100) that each order's precision and the brevity penalty take
-    away: [order 1, ..., order N, BP].
+    """Each part's share of the lost points, 100 - score: [order 1, ..., order N, BP].
 
-    Each part gets the share of 100 - score that its term has in log(score/100) = log BP
-    + sum(log(p_n/100)) / N."""
+    An attribution: each part gets the share of 100 - score that its term has in
+    log(score/100) = log BP + sum(log(p_n/100)) / N. Not what fixing the part would gain
+    (if_perfect)."""
     logs = [
         math.log(p / 100) / orders if p > 0 else -math.inf for p in precisions[:orders]
     ]
@@ -108,8 +109,8 @@ def reference_length_reason(hyp_len, ref_len, ref_lens=None):
 
 # %% ../notebooks/10_explaining_a_score.ipynb #c06
 class Explanation:
-    """Why a BLEU score is what it is: matches m_n, totals l_n, precisions p_n, BP, and
-    the points each part costs."""
+    """Why a BLEU score is what it is: matches m_n, totals l_n, precisions p_n, BP, each
+    part's share of the lost points (losses) and what fixing it alone would gain."""
 
     def __init__(self, result, orders, ref_lens=None, tokens=None):
         self.result, self.score, self.bp, self.orders, self.tokens = (
@@ -141,8 +142,8 @@ class Explanation:
         return reference_length_reason(self.hyp_len, self.ref_len, self.ref_lens)
 
     def rows(self):
-        """One row per part: what it is, its counts, its value in percent, and the
-        points it costs."""
+        """One row per part: what it is, its counts, its value in percent, and its share
+        of the lost points."""
         rows = [
             [f"{n}-grams", f"{m}/{l}", f"{p:.1f}", f"{loss:.2f}"]
             for n, (m, l, p, loss) in enumerate(
@@ -157,6 +158,15 @@ class Explanation:
                 f"{100 * self.bp:.1f}",
                 f"{self.losses[-1]:.2f}",
             ]
+        ]
+
+    def gains(self):
+        """What each part would add to the score if it alone were perfect (p_n = 100%,
+        BP = 1), the others as they are: [order 1, ..., order N, BP]."""
+        parts = [*range(1, self.orders + 1), "brevity"]
+        return [
+            if_perfect(self.bp, self.precisions, self.orders, {part}) - self.score
+            for part in parts
         ]
 
     def summary(self):
@@ -211,7 +221,8 @@ def explain(hypothesis, references, metric=None):
     ]
     stats = segment_stats(refs, hyp, metric.max_ngram_order)
     result = score_of(metric, stats)
-    orders = used_orders(stats.totals, metric.max_ngram_order, metric.effective_order)
+    # the totals SacreBLEU used: add-k's include k, so an order with no n-gram can count
+    orders = used_orders(result.totals, metric.max_ngram_order, metric.effective_order)
     return Explanation(
         result, orders, [len(ref) for ref in refs], (hyp, refs, metric.max_ngram_order)
     )
@@ -231,6 +242,20 @@ def score_of(metric, stats):
         metric.effective_order,
         metric.max_ngram_order,
     )
+
+
+# %% ../notebooks/10_explaining_a_score.ipynb #c10b
+def if_perfect(bp, precisions, orders, perfect=()):
+    """The score if the parts in `perfect` were perfect and the others as they are: an
+    order n in 1..N at p_n = 100%, "brevity" at BP = 1. A counterfactual, not a
+    share."""
+    bp = 1.0 if "brevity" in perfect else bp
+    kept = [100.0 if n in perfect else p for n, p in enumerate(precisions[:orders], 1)]
+    if bp == 0 or 0 in kept:  # a factor of 0: the score stays 0
+        return 0.0
+    # SacreBLEU's own arithmetic (precisions in percent), so that nothing perfect gives
+    # its score to the bit
+    return bp * math.exp(sum(math.log(p) for p in kept) / orders)
 
 
 # %% ../notebooks/10_explaining_a_score.ipynb #c15
@@ -287,9 +312,9 @@ def explain_corpus(hypotheses, references=None, metric=None):
     stats = segment_statistics(metric, check_hypotheses(hypotheses), references)
     order = metric.max_ngram_order
     summed = row_stats(stats.sum(axis=0).tolist(), order)
+    result = score_of(metric, summed)
     explanation = Explanation(
-        score_of(metric, summed),
-        used_orders(summed.totals, order, metric.effective_order),
+        result, used_orders(result.totals, order, metric.effective_order)
     )
     explanation.segments = stats
     return explanation

@@ -1,9 +1,11 @@
-"""Notebook 11: explanations add up to the score, highlights count what
-modified_precision counts, the report stands alone.
+"""Notebook 10: explanations add up to the score, a fix's gain is SacreBLEU's score of
+the counts made perfect, highlights count what modified_precision counts, the report
+stands alone.
 
 The random inputs are the differential tests' (support.py). The scores are compared with
 SacreBLEU's own, bit for bit."""
 
+import math
 import re
 import subprocess
 import sys
@@ -20,6 +22,7 @@ from bleu_lib.explain import (
     decompose,
     explain,
     explain_corpus,
+    if_perfect,
     report_html,
     sentence_scores,
     top_ngrams,
@@ -130,6 +133,90 @@ DECOMPOSITIONS = {
 def test_decompose_case_table(case):
     arguments, expected = DECOMPOSITIONS[case]
     assert decompose(*arguments) == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+def made_perfect(result, part, orders):
+    """SacreBLEU's own score of the counts with one part perfect: every n-gram of that
+    order matched, or r = c."""
+    correct, ref_len = list(result.counts), result.ref_len
+    if part == "brevity":
+        ref_len = min(ref_len, result.sys_len)
+    else:
+        correct[part - 1] = result.totals[part - 1]
+    return SacreBLEU.compute_bleu(
+        correct,
+        list(result.totals),
+        result.sys_len,
+        ref_len,
+        "none",
+        None,
+        True,
+        orders,
+    ).score
+
+
+@pytest.mark.stage(name="explain")
+@given(references, tokens, st.sampled_from(METHODS), st.integers(1, 6))
+def test_a_fix_gains_what_sacrebleu_gives_the_counts_made_perfect(
+    refs, hyp, method, order
+):
+    metric = BLEU(
+        smooth_method=method,
+        effective_order=True,
+        max_ngram_order=order,
+        tokenize="none",
+    )
+    explanation = explain(hyp, refs, metric)
+    gains, shares = explanation.gains(), explanation.losses
+    # a gain never exceeds its share, and the two rank the parts alike
+    assert all(gain <= share + 1e-9 for gain, share in zip(gains, shares))
+    assert not any(
+        (s - t) * (g - h) < -1e-9
+        for s, g in zip(shares, gains)
+        for t, h in zip(shares, gains)
+    )
+    result = explanation.result
+    # where every order matched, no smoothing acts: SacreBLEU's arithmetic, to the bit
+    if all(result.counts[: explanation.orders]):
+        parts = [*range(1, explanation.orders + 1), "brevity"]
+        for part in parts:
+            assert if_perfect(
+                result.bp, result.precisions, explanation.orders, {part}
+            ) == made_perfect(result, part, explanation.orders)
+
+
+# Case table: the NASA example (notebook 10, data/published_examples.json), candidate
+# 1 as 13a tokenizes it: c = 12, r = 14, p_n = 9/12, 5/11, 3/10, 1/9
+NASA_BP, NASA_P = math.exp(1 - 14 / 12), [75.0, 500 / 11, 30.0, 100 / 9]
+IF_PERFECT = {
+    "nothing: the score itself, 27.64": ((), 27.637383080309554),
+    "BP = 1: +5.01, though brevity's share is 9.38": (("brevity",), 32.649710286280516),
+    "4-grams: +20.23, though their share is 30.91": ((4,), 47.869351683340604),
+    "3-grams and BP together: more than their two gains added": (
+        (3, "brevity"),
+        44.11629359322706,
+    ),
+    "everything: 100": ((1, 2, 3, 4, "brevity"), 100.0),
+}
+
+
+@pytest.mark.stage(name="explain")
+@pytest.mark.parametrize("case", IF_PERFECT, ids=str)
+def test_if_perfect_case_table(case):
+    perfect, expected = IF_PERFECT[case]
+    assert if_perfect(NASA_BP, NASA_P, 4, set(perfect)) == pytest.approx(
+        expected, rel=1e-12
+    )
+
+
+@pytest.mark.stage(name="explain")
+def test_add_k_with_effective_order_shares_the_orders_sacrebleu_averaged():
+    # add-k adds 1 to every order above 1, so "Nope ." has 4 orders for SacreBLEU
+    metric = BLEU(smooth_method="add-k", effective_order=True)
+    explanation = explain("Nope.", ["No."], metric)
+    sacre = SacreBLEU(smooth_method="add-k", effective_order=True)
+    assert explanation.orders == 4 and adds_up(explanation)
+    assert explanation.score == sacre.sentence_score("Nope.", ["No."]).score
 
 
 def test_the_closest_reference_length_is_explained_and_ties_go_to_the_shorter():
