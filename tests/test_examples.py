@@ -2,7 +2,8 @@
 
 Expected values come from data/paper_examples.json (stated in the paper) and
 data/published_examples.json (printed by the tools of their day); each row there names
-its source."""
+its source. data/other_tools/outputs.json holds what releases we do not install
+(SacreBLEU 1.5.1, d2l 1.0.3) returned, each with the command that produced it."""
 
 import math
 import warnings
