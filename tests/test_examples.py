@@ -2,7 +2,8 @@
 
 Expected values come from data/paper_examples.json (stated in the paper) and
 data/published_examples.json (printed by the tools of their day); each row there names
-its source."""
+its source. data/other_tools/outputs.json holds what releases we do not install
+(SacreBLEU 1.5.1, d2l 1.0.3) returned, each with the command that produced it."""
 
 import math
 import warnings
@@ -24,6 +25,8 @@ from support import close, load_data
 
 PAPER = load_data("paper_examples.json")
 PUBLISHED = load_data("published_examples.json")
+# numbers from releases we do not install, each with how it was produced
+OTHER_TOOLS = load_data("other_tools/outputs.json")
 
 
 def paper_tokens(text):
@@ -121,15 +124,45 @@ def test_nasa_example_on_13a_tokens(candidate):
 
 
 def test_nasa_bare_strings_are_refused():
-    """SacreBLEU 2.x returns 0.0 for the published call with two bare strings; bleu_lib
-    refuses them."""
+    """The course lab's call with two bare strings: SacreBLEU 1.x wrapped each in a list
+    and printed the published scores (1.5.1's, stored with the command that produced
+    them in data/other_tools/outputs.json); SacreBLEU 2.x returns 0.0; bleu_lib refuses
+    them."""
     nasa = PUBLISHED["nasa"]
     text = nasa["candidates"][0]["text"]
+    version_1 = OTHER_TOOLS["sacrebleu_1_bare_strings"]
+    assert version_1["tool"].startswith("sacrebleu 1.5.1")
+    for candidate, score in zip(nasa["candidates"], version_1["scores"]):
+        wrapped = sacrebleu.corpus_bleu([candidate["text"]], [[nasa["reference"]]])
+        assert score == wrapped.score and round(score, 1) == candidate["published"]
+    assert sacrebleu.__version__.startswith("2.")
     assert sacrebleu.corpus_bleu(text, nasa["reference"]).score == 0.0
     with pytest.raises(TypeError, match="references is a string"):
         sentence_bleu(nasa["reference"], text)
     with pytest.raises(TypeError, match="hypothesis is a string"):
         sentence_bleu([nasa["reference"].split()], text)
+
+
+def test_d2l_bleu_weights_p_n_by_one_over_two_to_the_n():
+    """d2l 1.0.3's bleu(pred, label, k=4) on the NASA 13a tokens (run in a scratch
+    environment, data/other_tools/outputs.json) is BP * prod of p_n ** (1/2**n) over
+    our statistics, and above BLEU."""
+    nasa = PUBLISHED["nasa"]
+    d2l = OTHER_TOOLS["d2l_bleu"]
+    assert d2l["tool"].startswith("d2l 1.0.3") and d2l["k"] == 4
+    for candidate, score in zip(nasa["candidates"], d2l["scores"]):
+        stats = segment_stats(
+            [nasa["reference_13a"].split()], candidate["tokens_13a"].split()
+        )
+        bp = brevity_penalty(stats.ref_len, stats.hyp_len)
+        weighted = math.prod(
+            (m / l) ** (1 / 2**n)
+            for n, (m, l) in enumerate(zip(stats.matches, stats.totals), start=1)
+        )
+        assert close(bp * weighted, score)
+        assert score > 1.4 * sentence_bleu(
+            [nasa["reference_13a"].split()], candidate["tokens_13a"].split()
+        )
 
 
 def test_from_scratch_first_segment_precisions():
