@@ -87,6 +87,18 @@ def test_an_answer_stored_open_is_a_problem(tmp_path):
     ]
 
 
+def test_a_model_answer_that_tells_in_its_first_line_is_a_problem(tmp_path):
+    # JupyterLab shows the first line of a collapsed cell
+    path = NOTEBOOKS[1]
+    nb = nbformat.read(path, as_version=4)
+    key = next(c for c in nb.cells if is_answer(c) and c.cell_type == "markdown")
+    key.source = key.source.replace("**Model answer.**\n\n", "**Model answer.** ", 1)
+    nbformat.write(nb, tmp_path / path.name)
+    assert problems(tmp_path / path.name) == [
+        f"cell {key.id} is a model answer whose first line is not **Model answer.**"
+    ]
+
+
 def test_jupyterlab_with_our_config_saves_every_notebook_as_committed(tmp_path):
     """README command 1 starts JupyterLab with tools/jupyter_server_config.py; saving
     goes through Jupyter's own FileContentsManager and the pre-save hook that file

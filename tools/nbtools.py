@@ -146,6 +146,14 @@ def problems(path):
         for cell in nb.cells
         if is_answer(cell) and cell.metadata.get("jupyter") != HIDDEN
     ]
+    # JupyterLab shows a collapsed cell's first line: a model answer's must tell nothing
+    found += [
+        f"cell {cell.id} is a model answer whose first line is not **Model answer.**"
+        for cell in nb.cells
+        if is_answer(cell)
+        and cell.cell_type == "markdown"
+        and cell.source.splitlines()[0] != "**Model answer.**"
+    ]
     code = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
     if [c.execution_count for c in code] != list(range(1, len(code) + 1)):
         found.append(
