@@ -351,10 +351,14 @@ class SmoothingFunction:
             prior = (
                 0 if smoothed[i - 2] == 0 else smoothed[i - 1] ** 2 / smoothed[i - 2]
             )
-            smoothed.append(
-                (p_n[i].numerator + self.alpha * prior)
-                / (len(ngrams(hypothesis, i + 1)) + self.alpha)
-            )
+            count = len(ngrams(hypothesis, i + 1)) + self.alpha
+            if count == 0:  # NLTK: ZeroDivisionError
+                raise ValueError(
+                    "NLTK's method6 with alpha=0 divides by the hypothesis's number "
+                    f"of {i + 1}-grams, and it has none (at corpus level NLTK passes "
+                    "the last segment's hypothesis): use alpha > 0"
+                )
+            smoothed.append((p_n[i].numerator + self.alpha * prior) / count)
         return smoothed
 
     def method7(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
