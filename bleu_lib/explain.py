@@ -55,8 +55,9 @@ from bleu_lib.render import (
     highlight_text,
     report_page,
 )
-from .sentence import segment_stats
-from .scoring import bleu_scores, brevity_penalties, used_orders
+from .sentence import score_from_precisions, segment_stats
+from .scoring import bleu_scores, brevity_penalties, log_or_floor, sum_of_logs
+from .scoring import used_orders
 from bleu_lib.significance import (
     DEFAULT_SEED,
     bootstrap_indices,
@@ -251,11 +252,10 @@ def if_perfect(bp, precisions, orders, perfect=()):
     share."""
     bp = 1.0 if "brevity" in perfect else bp
     kept = [100.0 if n in perfect else p for n, p in enumerate(precisions[:orders], 1)]
-    if bp == 0 or 0 in kept:  # a factor of 0: the score stays 0
-        return 0.0
-    # SacreBLEU's own arithmetic (precisions in percent), so that nothing perfect gives
-    # its score to the bit
-    return bp * math.exp(sum(math.log(p) for p in kept) / orders)
+    # the one score formula, with SacreBLEU's arithmetic (appendix A3), so that nothing
+    # perfect gives back SacreBLEU's score to the bit
+    weights = [1 / orders] * orders
+    return score_from_precisions(bp, kept, weights, log_or_floor, sum_of_logs)
 
 
 # %% ../notebooks/10_explaining_a_score.ipynb #c15
