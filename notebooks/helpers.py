@@ -1,5 +1,5 @@
-"""Display helpers shared by the notebooks. Nothing here is about BLEU, so it stays out
-of the argument."""
+"""Helpers shared by the notebooks: tables, a drawing of steps, and the exercises'
+answer checks. Nothing here is about BLEU, so it stays out of the argument."""
 
 import hashlib
 import math
