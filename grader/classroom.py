@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # run as a script, grader/ is on the path, not the repository
 sys.path.insert(0, str(ROOT))
 from grader import sandbox  # noqa: E402
-from tools.nbtools import notebook_paths  # noqa: E402
+from tools.nbtools import is_answer_key, notebook_paths  # noqa: E402
 
 NOTEBOOKS, LIBRARY, TESTS = ROOT / "notebooks", ROOT / "bleu_lib", ROOT / "tests"
 REGION = re.compile(
@@ -145,12 +145,6 @@ and print nothing when it is right; they turn from red to green as you go. Each 
 ends with exercises, checked the same way. Earlier stages come from the installed
 `bleu_lib`, so every notebook can be done on its own.
 """
-
-
-def is_answer_key(cell):
-    """A teachers' model answer to an 'explain why' exercise: a cell tagged answer-key,
-    left out of the student edition."""
-    return "answer-key" in cell.metadata.get("tags", [])
 
 
 def check_cells(nb):

@@ -40,7 +40,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 # run as a script, tools/ is on the path, not the repository
 sys.path.insert(0, str(ROOT))
-from tools.nbtools import MARKER, is_answer, notebook_paths, title  # noqa: E402
+from tools.nbtools import MARKER, is_answer, is_answer_key, notebook_paths, title  # noqa: E402
 
 TITLE = "BLEU from scratch"
 DIRECTIVE = re.compile(r"^\s*#\|")  # nbdev: #| export, #| default_exp ...
@@ -72,9 +72,7 @@ def for_reading(nb):
     "A copy of the notebook as the site shows it (see the module's docstring)."
     cells = []
     for cell in nb.cells:
-        if cell.get("id") == "nav-bottom" or "answer-key" in cell.metadata.get(
-            "tags", []
-        ):
+        if cell.get("id") == "nav-bottom" or is_answer_key(cell):
             continue
         answer = is_answer(cell)
         if cell.cell_type == "code":

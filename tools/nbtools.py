@@ -61,12 +61,17 @@ def notebook_paths(names=(), folder=NOTEBOOKS):
     return [p for p in paths if not names or any(p.name.startswith(n) for n in names)]
 
 
+def is_answer_key(cell):
+    """A teachers' model answer to an 'explain why' exercise: a cell tagged answer-key,
+    left out of the student edition and of the website."""
+    return "answer-key" in cell.metadata.get("tags", [])
+
+
 def is_answer(cell):
     """An exercise's answer: a solution outside the library (exported functions are the
-    tutorial's text), or a teachers' model answer (a markdown cell tagged
-    answer-key)."""
+    tutorial's text), or a teachers' model answer."""
     if cell.cell_type == "markdown":
-        return "answer-key" in cell.metadata.get("tags", [])
+        return is_answer_key(cell)
     return any(
         MARKER.match(line) for line in cell.source.splitlines()
     ) and not EXPORT.search(cell.source)
