@@ -228,9 +228,6 @@ def test_our_notebooks_score_full_marks(marked):
     assert {r["module"]: r["tests_total"] for r in report["stages"] if r["module"]} == {
         module: len(node_ids) for module, node_ids in hidden_tests(marked).items()
     }
-    assert all(r["seconds"] < 30 for r in report["stages"]), [
-        (r["notebook"], r["seconds"]) for r in report["stages"]
-    ]
 
 
 def test_every_stage_mark_names_a_stage_by_keyword(marked):
