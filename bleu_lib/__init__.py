@@ -58,6 +58,7 @@ from bleu_lib.bleu_score import (
     sentence_bleu,
 )
 
+# %% ../notebooks/00_introduction.ipynb #c07b
 _all_ = [
     "ngrams",
     "ngram_counts",
