@@ -22,6 +22,7 @@ LADDER = [
     "streams",
     "engine",
     "bleu_score",
+    "resampling",
     "significance",
     "metric",
     "sacrebleu",

@@ -308,7 +308,7 @@ CASES = {
 }
 
 
-@pytest.mark.stage(name="significance")
+@pytest.mark.stage(name="resampling")
 @pytest.mark.parametrize(
     "test, n_samples, n_confidence, seed, n_refs, options",
     CASES.values(),
@@ -425,7 +425,7 @@ def test_identical_systems(test, n_samples):
     assert mine[1][0] == mine[0][0]
 
 
-@pytest.mark.stage(name="significance")
+@pytest.mark.stage(name="resampling")
 @pytest.mark.parametrize("test", ["bs", "ar"])
 def test_one_segment_apart(test):
     """A system identical to the baseline but for one segment (alpha's first line
@@ -641,7 +641,7 @@ def test_add_k_truncation_mechanism():
     )
 
 
-@pytest.mark.stage(name="significance")
+@pytest.mark.stage(name="resampling")
 def test_holm_rejects_as_the_step_down_rule_does():
     """Holm (1979): reject the k-th smallest p-value while every p_(j), j <= k, is at
     most alpha / (m - j + 1)."""
