@@ -25,6 +25,7 @@ LADDER = [
     "significance",
     "metric",
     "sacrebleu",
+    "breakdown",
     "render",
     "explain",
     "agreement",
