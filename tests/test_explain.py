@@ -1,6 +1,6 @@
-"""Notebook 10: explanations add up to the score, a fix's gain is SacreBLEU's score of
-the counts made perfect, highlights count what modified_precision counts, the report
-stands alone.
+"""Notebook 10 and appendix A7: explanations add up to the score, a fix's gain is
+SacreBLEU's score of the counts made perfect, highlights count what modified_precision
+counts, the report stands alone.
 
 The random inputs are the differential tests' (support.py). The scores are compared with
 SacreBLEU's own, bit for bit."""
