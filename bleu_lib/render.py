@@ -97,7 +97,12 @@ def highlight_html(tokens, grams, rows):
 
 
 # %% ../notebooks/A5_html_report.ipynb #a08
-PARTS = ["part", "matches", "%", "points lost"]  # the columns of an explanation's rows
+PARTS = [
+    "part",
+    "matches",
+    "%",
+    "share of the loss",
+]  # the columns of an explanation's rows
 
 
 def explanation_text(summary, reason, rows):
@@ -300,7 +305,7 @@ def segments_html(segments):
 
 # %% ../notebooks/A5_html_report.ipynb #a18
 def report_page(report):
-    "The self-contained HTML page of a report: notebook 10's report_data, drawn."
+    "The self-contained HTML page of a report: appendix A7's report_data, drawn."
     systems, signature = report["systems"], report["signature"]
     names = [system["name"] for system in systems]
     body = [

@@ -1,6 +1,6 @@
-"""Notebook 10: explanations add up to the score, a fix's gain is SacreBLEU's score of
-the counts made perfect, highlights count what modified_precision counts, the report
-stands alone.
+"""Notebook 10 and appendix A7: explanations add up to the score, a fix's gain is
+SacreBLEU's score of the counts made perfect, highlights count what modified_precision
+counts, the report stands alone.
 
 The random inputs are the differential tests' (support.py). The scores are compared with
 SacreBLEU's own, bit for bit."""
@@ -47,7 +47,7 @@ def adds_up(explanation):
     return abs(explanation.score + sum(explanation.losses) - 100.0) <= 1e-12 * 100
 
 
-@pytest.mark.stage(name="explain")
+@pytest.mark.stage(name="breakdown")
 @given(references, tokens, st.sampled_from(METHODS), st.booleans(), st.integers(1, 6))
 def test_parts_add_up_to_the_score_on_random_sentences(
     refs, hyp, method, effective_order, order
@@ -76,7 +76,7 @@ def test_parts_add_up_to_the_score_on_random_sentences(
         )
 
 
-@pytest.mark.stage(name="explain")
+@pytest.mark.stage(name="breakdown")
 @given(references, tokens, st.integers(1, 5))
 def test_highlighted_matches_are_modified_precisions_counts(refs, hyp, n):
     matched, total = Highlight(hyp, refs, max_order=n).counts()[n - 1]
@@ -128,7 +128,7 @@ DECOMPOSITIONS = {
 }
 
 
-@pytest.mark.stage(name="explain")
+@pytest.mark.stage(name="breakdown")
 @pytest.mark.parametrize("case", DECOMPOSITIONS, ids=str)
 def test_decompose_case_table(case):
     arguments, expected = DECOMPOSITIONS[case]
@@ -155,7 +155,7 @@ def made_perfect(result, part, orders):
     ).score
 
 
-@pytest.mark.stage(name="explain")
+@pytest.mark.stage(name="breakdown")
 @given(references, tokens, st.sampled_from(METHODS), st.integers(1, 6))
 def test_a_fix_gains_what_sacrebleu_gives_the_counts_made_perfect(
     refs, hyp, method, order
@@ -200,7 +200,7 @@ IF_PERFECT = {
 }
 
 
-@pytest.mark.stage(name="explain")
+@pytest.mark.stage(name="breakdown")
 @pytest.mark.parametrize("case", IF_PERFECT, ids=str)
 def test_if_perfect_case_table(case):
     perfect, expected = IF_PERFECT[case]
@@ -209,7 +209,7 @@ def test_if_perfect_case_table(case):
     )
 
 
-@pytest.mark.stage(name="explain")
+@pytest.mark.stage(name="breakdown")
 def test_add_k_with_effective_order_shares_the_orders_sacrebleu_averaged():
     # add-k adds 1 to every order above 1, so "Nope ." has 4 orders for SacreBLEU
     metric = BLEU(smooth_method="add-k", effective_order=True)

@@ -26,6 +26,7 @@ LADDER = [
     "significance",
     "metric",
     "sacrebleu",
+    "breakdown",
     "render",
     "explain",
     "agreement",
