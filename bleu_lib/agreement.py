@@ -26,32 +26,35 @@ VARIANTS = ("a", "b", "like")
 
 
 # %% ../notebooks/11_what_a_score_means.ipynb #c14
+def _score_array(name, values):
+    "One list of scores as a flat float array of finite numbers, or an error naming it."
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name} must be a list of numbers, not {type(values).__name__}"
+        ) from None
+    if array.ndim == 0:
+        raise TypeError(
+            f"{name} must be a list of numbers, not {type(values).__name__}"
+        )
+    if array.ndim != 1:
+        raise ValueError(
+            f"{name} must be a flat list of numbers, got an array of shape "
+            f"{array.shape}"
+        )
+    if not np.isfinite(array).all():
+        raise ValueError(
+            f"{name} holds a NaN or an infinity: every score must be a finite number"
+        )
+    return array
+
+
+# %% ../notebooks/11_what_a_score_means.ipynb #c14a
 def check_pairs(xs, ys, constant_ok=False):
     """xs and ys as float arrays: flat, finite, equally long, at least 2 items, neither
     constant (unless `constant_ok`)."""
-    arrays = []
-    for name, values in (("xs", xs), ("ys", ys)):
-        try:
-            array = np.asarray(values, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"{name} must be a list of numbers, not {type(values).__name__}"
-            ) from None
-        if array.ndim == 0:
-            raise TypeError(
-                f"{name} must be a list of numbers, not {type(values).__name__}"
-            )
-        if array.ndim != 1:
-            raise ValueError(
-                f"{name} must be a flat list of numbers, got an array of shape "
-                f"{array.shape}"
-            )
-        if not np.isfinite(array).all():
-            raise ValueError(
-                f"{name} holds a NaN or an infinity: every score must be a finite "
-                "number"
-            )
-        arrays.append(array)
+    arrays = [_score_array("xs", xs), _score_array("ys", ys)]
     if len(arrays[0]) != len(arrays[1]):
         raise ValueError(
             f"xs has {len(arrays[0])} scores but ys has {len(arrays[1])}: give one "
@@ -133,6 +136,7 @@ def tau_from_counts(counts, variant="b"):
     return (c - d) / denominator
 
 
+# %% ../notebooks/11_what_a_score_means.ipynb #c19a
 def kendall_tau(xs, ys, variant="b"):
     """Kendall's tau between two lists of scores, from -1 (opposite order) to 1 (same
     order); see tau_from_counts."""

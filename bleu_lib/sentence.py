@@ -26,7 +26,7 @@ from .precision import clip_counts, max_ref_counts
 from .brevity import brevity_penalty, closest_ref_len
 
 
-# %% ../notebooks/04_sentence_bleu.ipynb #c06
+# %% ../notebooks/04_sentence_bleu.ipynb #c05b
 @dataclass(frozen=True)
 class BleuStats:
     """BLEU's sufficient statistics: lengths c and r, clipped matches m_n and totals l_n
@@ -52,6 +52,7 @@ class BleuStats:
         )
 
 
+# %% ../notebooks/04_sentence_bleu.ipynb #c06
 def segment_stats(refs, hyp, max_order=4):
     """The statistics of one hypothesis against its references (token tuples, already
     checked)."""
@@ -98,13 +99,14 @@ class ZeroBleuWarning(BleuWarning):
     warnings.simplefilter)."""
 
 
-def zero_precision_message(
-    stats,
-    orders,
-    fix=(
-        "For short segments, use a smoothing_function or fewer n-gram orders (weights)."
-    ),
-):
+# what the message advises, unless the caller knows better (appendix A3)
+_SHORT_SEGMENT_FIX = (
+    "For short segments, use a smoothing_function or fewer n-gram orders (weights)."
+)
+
+
+# %% ../notebooks/04_sentence_bleu.ipynb #c17a
+def zero_precision_message(stats, orders, fix=_SHORT_SEGMENT_FIX):
     """Say, naming the orders, why a score with these zero precisions is 0, and what to
     do about it."""
     shown = ", ".join(
@@ -139,11 +141,7 @@ def bleu_from_stats(stats, weights=(0.25, 0.25, 0.25, 0.25)):
             f"{len(weights)} weights, but statistics for only {len(stats.matches)} "
             "n-gram orders"
         )
-    zero = [
-        n
-        for n, (w, m) in enumerate(zip(weights, stats.matches), start=1)
-        if w > 0 and m == 0
-    ]
+    zero = [n + 1 for n, w in enumerate(weights) if w > 0 and stats.matches[n] == 0]
     if zero:
         warnings.warn(
             zero_precision_message(stats, zero), ZeroBleuWarning, stacklevel=2
