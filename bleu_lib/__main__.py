@@ -61,7 +61,7 @@ from .metric import BLEU
 from .result import SACREBLEU_VERSION
 from .smoothing import named_methods
 from .sentence import ZeroBleuWarning
-from .tokenizers import TOKENIZERS
+from .tokenizer_table import TOKENIZERS
 
 
 class InputError(Exception):

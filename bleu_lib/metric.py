@@ -45,7 +45,7 @@ from bleu_lib.streams import (
     read_segments,
 )
 from .streams import reference_streams
-from .tokenizers import get_tokenizer
+from .tokenizer_table import get_tokenizer
 
 # SacreBLEU's four
 SMOOTH_DEFAULTS = {
