@@ -36,7 +36,7 @@ from .engine import row_stats
 from .result import BLEUSignature
 from .scoring import check_smoothing_method, compute_bleu, used_orders
 from .sentence import ZeroBleuWarning, zero_precision_message
-from .smoothing import SMOOTHING
+from .smoothing_registry import SMOOTHING
 from bleu_lib.streams import (
     InputWatch,
     cache_length_error,
