@@ -43,10 +43,10 @@ from bleu_lib.sentence import (
     segment_stats,
 )
 from .corpus import corpus_stats
-from .tokenizers import TOKENIZERS, get_tokenizer
+from .tokenizer_table import TOKENIZERS, get_tokenizer
 from .metric import BLEU
 from .result import BLEUScore, BLEUSignature
-from .smoothing import chen_cherry_bleu, chen_cherry_bleu_from_stats
+from .smoothing_registry import chen_cherry_bleu, chen_cherry_bleu_from_stats
 
 # NLTK's layer (A2)
 from bleu_lib.bleu_score import (

@@ -59,9 +59,9 @@ from itertools import zip_longest
 from . import __version__
 from .metric import BLEU
 from .result import SACREBLEU_VERSION
-from .smoothing import named_methods
+from .smoothing_registry import named_methods
 from .sentence import ZeroBleuWarning
-from .tokenizers import TOKENIZERS
+from .tokenizer_table import TOKENIZERS
 
 
 class InputError(Exception):

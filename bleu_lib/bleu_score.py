@@ -60,7 +60,7 @@ from bleu_lib.engine import (
 from .ngrams import ngram_counts, ngrams
 from .precision import clip_counts, max_ref_counts
 from .sentence import bleu_from_stats, score_from_precisions, segment_stats
-from .smoothing import check_parameter
+from .smoothing_registry import check_parameter
 
 # NLTK's module has them too: `bleu_score` replaces it whole
 _all_ = ["brevity_penalty", "closest_ref_length"]

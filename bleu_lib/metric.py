@@ -36,7 +36,7 @@ from .engine import row_stats
 from .result import BLEUSignature
 from .scoring import check_smoothing_method, compute_bleu, used_orders
 from .sentence import ZeroBleuWarning, zero_precision_message
-from .smoothing import SMOOTHING
+from .smoothing_registry import SMOOTHING
 from bleu_lib.streams import (
     InputWatch,
     cache_length_error,
@@ -45,7 +45,7 @@ from bleu_lib.streams import (
     read_segments,
 )
 from .streams import reference_streams
-from .tokenizers import get_tokenizer
+from .tokenizer_table import get_tokenizer
 
 # SacreBLEU's four
 SMOOTH_DEFAULTS = {

@@ -9,7 +9,7 @@ __all__ = ["SACREBLEU_VERSION", "BLEUScore", "BLEUSignature"]
 # %% ../notebooks/A3_sacrebleu_interface.ipynb #c07r
 import json
 
-from .smoothing import SMOOTHING
+from .smoothing_registry import SMOOTHING
 
 # the SacreBLEU release whose numbers, output and signatures this module reproduces
 SACREBLEU_VERSION = "2.6.0"

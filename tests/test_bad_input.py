@@ -35,7 +35,7 @@ from bleu_lib import (
     modified_precision,
     sentence_bleu,
 )
-from bleu_lib.tokenizers import register as register_tokenizer
+from bleu_lib.tokenizer_table import register as register_tokenizer
 from support import ROOT
 
 REFS = [["the", "cat", "is", "on", "the", "mat"]]

@@ -17,6 +17,8 @@ LADDER = [
     "corpus",
     "tokenizers",
     "smoothing",
+    "tokenizer_table",
+    "smoothing_registry",
     "result",
     "scoring",
     "streams",

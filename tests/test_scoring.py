@@ -30,13 +30,8 @@ from bleu_lib.significance import (
     paired_test,
     resample_counts,
 )
-from bleu_lib.smoothing import (
-    SMOOTHING,
-    epsilon_counts,
-    length_counts,
-    named_methods,
-    register,
-)
+from bleu_lib.smoothing import epsilon_counts, length_counts
+from bleu_lib.smoothing_registry import SMOOTHING, named_methods, register
 
 ORDER = 4
 
@@ -209,7 +204,7 @@ def test_a_new_method_is_never_silently_unsmoothed(extra_methods):
 
 
 def test_a_method_added_to_the_registrys_literal_is_scored_by_its_own_rule(tmp_path):
-    """Notebook 07's literal gains an entry, as a maintainer ships 'method 8' (here
+    """Appendix A8's literal gains an entry, as a maintainer ships 'method 8' (here
     method 4, which has no array form): the array path and the bootstrap score it row by
     row, by its own rule, not unsmoothed."""
     library = tmp_path / "bleu_lib"
@@ -218,10 +213,10 @@ def test_a_method_added_to_the_registrys_literal_is_scored_by_its_own_rule(tmp_p
         library,
         ignore=shutil.ignore_patterns("__pycache__"),
     )
-    smoothing = library / "smoothing.py"
+    smoothing = library / "smoothing_registry.py"
     literal = '    "exp": Smoothing(halving_counts),\n}'
     assert smoothing.read_text().count(literal) == 1, (
-        "notebook 07's SMOOTHING literal has changed: update this test"
+        "appendix A8's SMOOTHING literal has changed: update this test"
     )
     method = '    "length": Smoothing(length_counts, "k", 5),\n}'
     smoothing.write_text(smoothing.read_text().replace(literal, literal[:-1] + method))

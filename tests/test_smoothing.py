@@ -429,13 +429,13 @@ def test_zero_after_smoothing_is_exactly_zero_with_a_warning():
 def halves():
     """A throwaway 8th method, registered at run time and removed afterwards: every zero
     match count becomes 1/2."""
-    from bleu_lib import smoothing
+    from bleu_lib import smoothing_registry
 
-    entry = smoothing.register(
+    entry = smoothing_registry.register(
         "halves", lambda m, l, hyp_len: ([m_n or 0.5 for m_n in m[: len(l)]], list(l))
     )
     yield entry
-    del smoothing.SMOOTHING["halves"]
+    del smoothing_registry.SMOOTHING["halves"]
 
 
 def test_an_eighth_method_is_one_registry_entry(halves, tmp_path):

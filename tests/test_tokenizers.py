@@ -17,12 +17,12 @@ from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from bleu_lib import BLEU, TOKENIZERS, get_tokenizer
-from bleu_lib.tokenizers import (
-    CHINESE,
+from bleu_lib.tokenizer_table import (
     NOT_INCLUDED,
     SACREBLEU_TOKENIZER_NAMES,
     register,
 )
+from bleu_lib.tokenizers import CHINESE
 from support import load_data
 
 # every test here is a hidden test of the grader's stage 06

@@ -81,7 +81,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # bleu_lib, and --significance's corpus, which the tests share
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import bleu_lib  # noqa: E402
-from bleu_lib import tokenizers  # noqa: E402
+from bleu_lib import tokenizer_table  # noqa: E402
 from corpus_generator import deleted_words, generated_corpus  # noqa: E402
 
 
@@ -183,7 +183,7 @@ def copied(folder, hyp, refs):
 def tokenize_files(folder):
     """folder/*.tok: every line of folder/*.txt tokenized with 13a (bleu_lib's,
     SacreBLEU's to the character)."""
-    tokenize = tokenizers.tokenize_13a.__wrapped__  # no cache: every line once
+    tokenize = tokenizer_table.fast_13a.__wrapped__  # no cache: every line once
     for path in sorted(Path(folder).glob("*.txt")):
         with (
             open(path, encoding="utf-8") as lines,
@@ -678,7 +678,7 @@ def significance_corpus(folder, segments=2000, seed=13):
 
 
 FLOOR = """import sys, numpy
-from bleu_lib.tokenizers import tokenize_13a
+from bleu_lib.tokenizer_table import fast_13a as tokenize_13a
 for path in sys.argv[1:]:
     with open(path, encoding="utf-8") as lines:
         for line in lines:
