@@ -20,6 +20,7 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from support import ROOT
 from tools.nbtools import (
+    MODEL_ANSWER,
     NAV_IDS,
     is_answer,
     notebook_paths,
@@ -87,15 +88,27 @@ def test_an_answer_stored_open_is_a_problem(tmp_path):
     ]
 
 
-def test_a_model_answer_that_tells_in_its_first_line_is_a_problem(tmp_path):
-    # JupyterLab shows the first line of a collapsed cell
+@pytest.mark.parametrize(
+    "unfold",
+    [
+        # the first line tells the answer (JupyterLab shows it in a collapsed cell)
+        lambda text: text.replace(f"{MODEL_ANSWER[0]}\n\n", "**Model answer.** ", 1),
+        # no <details> around it: Run All would open it
+        lambda text: text.replace(MODEL_ANSWER[0], "**Model answer.**", 1).replace(
+            MODEL_ANSWER[1], ""
+        ),
+    ],
+    ids=["first line", "not folded"],
+)
+def test_a_model_answer_that_is_not_folded_is_a_problem(tmp_path, unfold):
     path = NOTEBOOKS[1]
     nb = nbformat.read(path, as_version=4)
     key = next(c for c in nb.cells if is_answer(c) and c.cell_type == "markdown")
-    key.source = key.source.replace("**Model answer.**\n\n", "**Model answer.** ", 1)
+    key.source = unfold(key.source)
     nbformat.write(nb, tmp_path / path.name)
     assert problems(tmp_path / path.name) == [
-        f"cell {key.id} is a model answer whose first line is not **Model answer.**"
+        f"cell {key.id} is a model answer not folded in {MODEL_ANSWER[0]} ... "
+        f"{MODEL_ANSWER[1]}"
     ]
 
 

@@ -24,7 +24,7 @@ from grader import classroom
 from grader.classroom import REGION, grade, stages
 from grading import FAST, with_stage
 from support import ROOT
-from tools.nbtools import notebook_paths
+from tools.nbtools import MODEL_ANSWER, notebook_paths
 
 STAGES = [path.name for path, _ in stages()]
 # Part II's exercises (08) export no module: no hidden tests
@@ -148,7 +148,7 @@ def test_the_teachers_model_answers_stay_out_of_the_student_edition(edition):
             (path.name, cell.id, classroom.is_answer_key(cell))
             for path in sorted(folder.glob("*.ipynb"))
             for cell in nbformat.read(path, as_version=4).cells
-            if cell.source.startswith("**Model answer.**")
+            if cell.source.startswith(MODEL_ANSWER[0])
         ]
 
     ours = model_answers(ROOT / "notebooks")

@@ -42,6 +42,12 @@ EXPORT = re.compile(r"^\s*#\|\s*export", re.M)
 MARKER = re.compile(r"^\s*### (BEGIN|END) (SOLUTION|HIDDEN TESTS)\s*$")  # nbgrader
 # JupyterLab shows such a cell collapsed, as "…", until it is clicked
 HIDDEN = {"source_hidden": True, "outputs_hidden": True}
+# A model answer is also folded inside the cell: JupyterLab opens a collapsed markdown
+# cell when it runs it (Run All), but leaves a <details> block closed until clicked.
+MODEL_ANSWER = (
+    "<details><summary><b>Model answer</b> (click once you have tried)</summary>",
+    "</details>",
+)
 # What may not appear in a stored output: machine paths and memory addresses differ from
 # machine to machine.
 LEAKS = re.compile(
@@ -75,6 +81,12 @@ def is_answer(cell):
     return any(
         MARKER.match(line) for line in cell.source.splitlines()
     ) and not EXPORT.search(cell.source)
+
+
+def is_folded(source):
+    "A model answer's text inside MODEL_ANSWER's <details> block, and nothing outside."
+    lines = source.strip().splitlines()
+    return len(lines) > 2 and (lines[0], lines[-1]) == MODEL_ANSWER
 
 
 def clean(nb):
@@ -151,13 +163,15 @@ def problems(path):
         for cell in nb.cells
         if is_answer(cell) and cell.metadata.get("jupyter") != HIDDEN
     ]
-    # JupyterLab shows a collapsed cell's first line: a model answer's must tell nothing
+    # folded, so that running the notebook does not open it; and JupyterLab shows a
+    # collapsed cell's first line, which must tell nothing
     found += [
-        f"cell {cell.id} is a model answer whose first line is not **Model answer.**"
+        f"cell {cell.id} is a model answer not folded in {MODEL_ANSWER[0]} ... "
+        f"{MODEL_ANSWER[1]}"
         for cell in nb.cells
         if is_answer(cell)
         and cell.cell_type == "markdown"
-        and cell.source.splitlines()[0] != "**Model answer.**"
+        and not is_folded(cell.source)
     ]
     code = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
     if [c.execution_count for c in code] != list(range(1, len(code) + 1)):
