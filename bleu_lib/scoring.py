@@ -119,7 +119,7 @@ def sacrebleu_brevity_penalty(sys_len, ref_len):
 
 def used_orders(totals, max_order, effective_order):
     """How many orders the mean averages: all, or with effective order those before the
-    first order with no n-gram (notebook 07's `orders_present`: SacreBLEU's loop stops
+    first order with no n-gram (appendix A8's `orders_present`: SacreBLEU's loop stops
     there)."""
     return (orders_present(totals, max_order) if effective_order else 0) or max_order
 
@@ -161,7 +161,7 @@ def compute_bleu(
     if not any(correct):
         # nothing matches: 0, smoothed or not
         return BLEUScore(0.0, correct, total, precisions, bp, sys_len, ref_len)
-    method = SMOOTHING[smooth_method]  # notebook 07's registry
+    method = SMOOTHING[smooth_method]  # appendix A8's registry
     m, l = method.smooth(correct[:order], total[:order], sys_len, smooth_value)
     present = orders_present(l, order)  # SacreBLEU stops at the first l_n = 0
     # add-k: the counts reported are the smoothed ones, up to the order where SacreBLEU
