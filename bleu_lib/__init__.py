@@ -48,6 +48,7 @@ from .metric import BLEU
 from .result import BLEUScore, BLEUSignature
 from .smoothing_registry import chen_cherry_bleu, chen_cherry_bleu_from_stats
 
+# %% ../notebooks/00_introduction.ipynb #c07c
 # NLTK's layer (A2)
 from bleu_lib.bleu_score import (
     Precision,
@@ -72,6 +73,10 @@ _all_ = [
     "bleu_from_stats",
     "nltk32_bleu_from_stats",
     "segment_stats",
+]
+
+# %% ../notebooks/00_introduction.ipynb #c07d
+_all_ = [
     "sentence_bleu",
     "corpus_bleu",
     "corpus_stats",

@@ -1,12 +1,13 @@
 """The learner's path stays short enough to finish: every main-path notebook (00 to 11)
 within its budgets, so that engineering goes to the appendix instead.
 
-- No code cell over 25 lines, as a reader sees them: tool directives such as `#| export`
-  are not counted (the website leaves them out), nor are blank lines.
+- No code cell over 25 lines, every line counted (blank lines and tool directives such
+  as `#| export` too, as JupyterLab shows them).
 - About 2,500 words of prose (markdown cells; the previous/next links not counted).
-- At most 400 lines of code in all. Issue 25 set 250 when code was written 120 columns
-  wide; formatting it to 88 columns (tests/test_style.py) made the same code about 1.7
-  times as long, so 250 then is about 400 now.
+- At most 400 lines of code in all, as a reader reads them: blank lines and directives
+  (which the website leaves out) not counted. Issue 25 set 250 when code was written 120
+  columns wide; formatting it to 88 columns (tests/test_style.py) made the same code
+  about 1.7 times as long, so 250 then is about 400 now.
 
 A notebook still over a budget is listed in OVER with what it has today: it may not
 grow, and the test fails once it meets the budgets and is still listed, so the list only
@@ -51,13 +52,14 @@ def prose(text):
 def measure(path):
     "(longest code cell in lines, code lines, words of prose) of a notebook."
     cells = nbformat.read(path, as_version=4).cells
-    code = [len(code_lines(c)) for c in cells if c.cell_type == "code"]
+    code = [c for c in cells if c.cell_type == "code"]
+    longest = max(len(c.source.splitlines()) for c in code)
     words = sum(
         len(re.findall(r"\S+", prose(c.source)))
         for c in cells
         if c.cell_type == "markdown" and not c.get("id", "").startswith("nav")
     )
-    return max(code), sum(code), words
+    return longest, sum(len(code_lines(c)) for c in code), words
 
 
 @pytest.mark.parametrize("path", MAIN_PATH, ids=lambda path: path.stem)
