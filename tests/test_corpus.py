@@ -139,6 +139,7 @@ def test_from_scratch_corpus_example():
     hyps = [clean(h) for h in scratch["hypotheses"]]
     assert close(corpus_bleu(refs, hyps), scratch["published"])
     assert close(bleu_from_stats(corpus_stats(refs, hyps)), scratch["published"])
+    assert close(sacrebleu_corpus(refs, hyps).score / 100, scratch["published"])
 
 
 def test_nltk_corpus_doctest_statistics():

@@ -21,7 +21,8 @@ from bleu_lib import (
     nltk32_bleu_from_stats,
 )
 from bleu_lib import segment_stats, sentence_bleu
-from support import close, load_data
+from bleu_lib.corpus import corpus_stats
+from support import close, load_data, quietly
 
 PAPER = load_data("paper_examples.json")
 PUBLISHED = load_data("published_examples.json")
@@ -185,3 +186,65 @@ def test_from_scratch_first_segment_precisions():
     )
     for n, published in scratch["first_segment_precisions"].items():
         assert modified_precision(refs, hyp, int(n)) == Fraction(published)
+
+
+def sacrebleu_on_tokens(refs_per_segment, hyps, max_order=4):
+    "SacreBLEU's unsmoothed corpus score of token lists (tokenize='none')."
+    streams = [[" ".join(refs[k]) for refs in refs_per_segment] for k in range(2)]
+    metric = sacrebleu.metrics.BLEU(
+        tokenize="none", smooth_method="none", max_ngram_order=max_order
+    )
+    return metric.corpus_score([" ".join(hyp) for hyp in hyps], streams)
+
+
+def barnhart_tokens(refs_per_segment, hyps):
+    "Logan Barnhart's normalization: lower case, periods removed, split on spaces."
+    clean = lambda text: text.lower().replace(".", "").split()  # noqa: E731
+    return [[clean(r) for r in refs] for refs in refs_per_segment], [
+        clean(h) for h in hyps
+    ]
+
+
+def test_barnhart_two_segments_sum_then_divide():
+    example = PUBLISHED["barnhart_2023_two_segments"]["precision"]
+    refs, hyps = barnhart_tokens(example["references"], example["hypotheses"])
+    stats = corpus_stats(refs, hyps, max_order=1)
+    assert (stats.matches[0], stats.totals[0]) == (5, 13)
+    assert Fraction(5, 13) == Fraction(example["published"])
+    assert close(5 / 13, example["published_float"])
+    sacre = sacrebleu_on_tokens(refs, hyps, max_order=1)
+    assert (sacre.counts[0], sacre.totals[0]) == (5, 13)
+    # the mean of the segments' precisions is another number: (2/7 + 3/6) / 2
+    assert (Fraction(2, 7) + Fraction(3, 6)) / 2 == Fraction(11, 28) != Fraction(5, 13)
+
+
+def test_barnhart_lengths_r_is_one_plus_two():
+    example = PUBLISHED["barnhart_2023_two_segments"]["lengths"]
+    refs, hyps = barnhart_tokens(example["references"], example["hypotheses"])
+    stats = corpus_stats(refs, hyps, max_order=1)
+    assert (stats.hyp_len, stats.ref_len) == (example["published_c"], 1 + 2)
+    sacre = sacrebleu_on_tokens(refs, hyps, max_order=1)
+    assert (sacre.sys_len, sacre.ref_len) == (2, 3)
+    assert close(sacre.bp, brevity_penalty(3, 2)) and close(
+        brevity_penalty(3, 2), math.exp(-0.5)
+    )
+
+
+def test_protonx_chicken_corpus_scores():
+    chicken = PUBLISHED["protonx_2021_chicken_corpus"]
+    refs = [[r.split() for r in refs] for refs in chicken["references"]]
+    hyps = [h.split() for h in chicken["hypotheses"]]
+    stats = corpus_stats(refs, hyps)
+    assert stats.matches == tuple(chicken["counts_as_quoted"]["matches"])
+    assert stats.totals == tuple(chicken["counts_as_quoted"]["totals"])
+    assert sacrebleu_on_tokens(refs, hyps).score == 0.0
+    # NLTK floors the zero precisions at a tiny number instead of 0
+    assert 0 < quietly(nltk_bleu.corpus_bleu, refs, hyps) < 1e-150
+    # SacreBLEU's defaults smooth the zero orders (exp) and score above 10
+    streams = [[refs[k] for refs in chicken["references"]] for k in range(2)]
+    assert sacrebleu.corpus_bleu(chicken["hypotheses"], streams).score > 10
+    # what the repository prints: NLTK 3.2's rule on the sums, BP 1 either way
+    score = nltk32_bleu_from_stats(stats)
+    assert close(score, (9 / 15 * 5 / 13) ** 0.25)
+    assert f"Bleu Score: {score}" == chicken["repository_prints"][-1]
+    assert brevity_penalty(6, 15) == brevity_penalty(12, 15) == 1
