@@ -150,13 +150,14 @@ def intl_rules():
     numbers (the regex package)."""
     import regex  # Python's re has no \p{...}; regex comes with SacreBLEU
 
-    # punctuation after a non-number
     return [
+        # punctuation after a non-number
         (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
         # punctuation before a non-number
         (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+        # every symbol
         (regex.compile(r"(\p{S})"), r" \1 "),
-    ]  # every symbol
+    ]
 
 
 @lru_cache(maxsize=2**16)

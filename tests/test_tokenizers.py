@@ -22,6 +22,7 @@ from bleu_lib.tokenizer_table import (
     SACREBLEU_TOKENIZER_NAMES,
     register,
 )
+from bleu_lib import tokenizers as lesson
 from bleu_lib.tokenizers import CHINESE
 from support import load_data
 
@@ -84,6 +85,35 @@ ALPHABET = list("ab9 0.,-'\"$&;<>/()\n\t\r") + [
 )
 def test_random_strings(text, name):
     assert get_tokenizer(name)(text) == SACREBLEU[name](text)
+
+
+# notebook 06's tokenizers, written to be read (the library's above are the fast ones)
+LESSON = {
+    "13a": lesson.tokenize_13a,
+    "none": lesson.tokenize_none,
+    "char": lesson.tokenize_char,
+    "zh": lesson.tokenize_zh,
+    "intl": lesson.tokenize_intl,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LESSON))
+def test_notebook_06s_tokenizers_on_every_case(name):
+    assert set(LESSON) == set(SACREBLEU)
+    differ = [
+        case["text"]
+        for case in CASES
+        if LESSON[name](case["text"]) != SACREBLEU[name](case["text"])
+    ]
+    assert differ == []
+
+
+@given(
+    st.lists(st.sampled_from(ALPHABET), max_size=25).map("".join),
+    st.sampled_from(sorted(LESSON)),
+)
+def test_notebook_06s_tokenizers_on_random_strings(text, name):
+    assert LESSON[name](text) == SACREBLEU[name](text)
 
 
 # notebook 06: exercise 2's model answer and the intl rule as cell c19 states it (a mark
