@@ -43,6 +43,16 @@ SYSTEMS = {
 METHODS = ["exp", "floor", "add-k", "none"]
 
 
+def on_tokens(metric_class, method, order, effective_order=True):
+    "Our BLEU or SacreBLEU's, on text already split into tokens."
+    return metric_class(
+        smooth_method=method,
+        effective_order=effective_order,
+        max_ngram_order=order,
+        tokenize="none",
+    )
+
+
 def adds_up(explanation):
     return abs(explanation.score + sum(explanation.losses) - 100.0) <= 1e-12 * 100
 
@@ -52,20 +62,10 @@ def adds_up(explanation):
 def test_parts_add_up_to_the_score_on_random_sentences(
     refs, hyp, method, effective_order, order
 ):
-    metric = BLEU(
-        smooth_method=method,
-        effective_order=effective_order,
-        max_ngram_order=order,
-        tokenize="none",
-    )
+    metric = on_tokens(BLEU, method, order, effective_order)
     explanation = explain(hyp, refs, metric)
     assert adds_up(explanation) and all(loss >= 0 for loss in explanation.losses)
-    sacre = SacreBLEU(
-        smooth_method=method,
-        effective_order=effective_order,
-        max_ngram_order=order,
-        tokenize="none",
-    )
+    sacre = on_tokens(SacreBLEU, method, order, effective_order)
     # SacreBLEU sees text: tokens it can rebuild by splitting
     if hyp and all(token.strip() for token in hyp):
         assert (
@@ -160,13 +160,7 @@ def made_perfect(result, part, orders):
 def test_a_fix_gains_what_sacrebleu_gives_the_counts_made_perfect(
     refs, hyp, method, order
 ):
-    metric = BLEU(
-        smooth_method=method,
-        effective_order=True,
-        max_ngram_order=order,
-        tokenize="none",
-    )
-    explanation = explain(hyp, refs, metric)
+    explanation = explain(hyp, refs, on_tokens(BLEU, method, order))
     gains, shares = explanation.gains(), explanation.losses
     # a gain never exceeds its share, and the two rank the parts alike
     assert all(gain <= share + 1e-9 for gain, share in zip(gains, shares))
