@@ -7,7 +7,6 @@ quality, how it fails, and how well it agrees with people who read the translati
 __all__ = [
     "PairCounts",
     "VARIANTS",
-    "check_pairs",
     "pearson",
     "pair_counts",
     "tau_from_counts",
@@ -21,54 +20,10 @@ from collections import defaultdict, namedtuple
 
 import numpy as np
 
+from .checks import check_pairs  # appendix A1
+
 PairCounts = namedtuple("PairCounts", "concordant discordant ties_x ties_y ties_both")
 VARIANTS = ("a", "b", "like")
-
-
-# %% ../notebooks/11_what_a_score_means.ipynb #c14
-def _score_array(name, values):
-    "One list of scores as a flat float array of finite numbers, or an error naming it."
-    try:
-        array = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"{name} must be a list of numbers, not {type(values).__name__}"
-        ) from None
-    if array.ndim == 0:
-        raise TypeError(
-            f"{name} must be a list of numbers, not {type(values).__name__}"
-        )
-    if array.ndim != 1:
-        raise ValueError(
-            f"{name} must be a flat list of numbers, got an array of shape "
-            f"{array.shape}"
-        )
-    if not np.isfinite(array).all():
-        raise ValueError(
-            f"{name} holds a NaN or an infinity: every score must be a finite number"
-        )
-    return array
-
-
-# %% ../notebooks/11_what_a_score_means.ipynb #c14a
-def check_pairs(xs, ys, constant_ok=False):
-    """xs and ys as float arrays: flat, finite, equally long, at least 2 items, neither
-    constant (unless `constant_ok`)."""
-    arrays = [_score_array("xs", xs), _score_array("ys", ys)]
-    if len(arrays[0]) != len(arrays[1]):
-        raise ValueError(
-            f"xs has {len(arrays[0])} scores but ys has {len(arrays[1])}: give one "
-            "pair of scores per item"
-        )
-    if len(arrays[0]) < 2:
-        raise ValueError(f"a correlation needs at least 2 items, got {len(arrays[0])}")
-    for name, array in zip(("xs", "ys"), arrays):
-        if not constant_ok and (array == array[0]).all():
-            raise ValueError(
-                f"every score in {name} is {array[0]:g}: a correlation with a constant "
-                "is undefined"
-            )
-    return arrays
 
 
 # %% ../notebooks/11_what_a_score_means.ipynb #c15

@@ -29,6 +29,7 @@ __all__ = [
     "paired_segments",
     "check_segment",
     "check_corpus",
+    "check_pairs",
 ]
 
 # %% ../notebooks/A1_bad_input.ipynb #k02
@@ -38,6 +39,8 @@ import warnings
 from collections.abc import Container, Hashable, Iterable, Mapping, Set, Sized
 from itertools import zip_longest
 from numbers import Integral, Real
+
+import numpy as np
 
 # %% ../notebooks/A1_bad_input.ipynb #k04
 SHORT_REPR = reprlib.Repr()
@@ -421,3 +424,49 @@ def check_corpus(list_of_references, hypotheses):
         for i, (refs, hyp) in enumerate(corpus_segments(list_of_references, hypotheses))
     ]
     return [refs for refs, _ in segments], [hyp for _, hyp in segments]
+
+
+# %% ../notebooks/A1_bad_input.ipynb #k32
+def _score_array(name, values):
+    "One list of scores as a flat float array of finite numbers, or an error naming it."
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name} must be a list of numbers, not {type(values).__name__}"
+        ) from None
+    if array.ndim == 0:
+        raise TypeError(
+            f"{name} must be a list of numbers, not {type(values).__name__}"
+        )
+    if array.ndim != 1:
+        raise ValueError(
+            f"{name} must be a flat list of numbers, got an array of shape "
+            f"{array.shape}"
+        )
+    if not np.isfinite(array).all():
+        raise ValueError(
+            f"{name} holds a NaN or an infinity: every score must be a finite number"
+        )
+    return array
+
+
+# %% ../notebooks/A1_bad_input.ipynb #k33
+def check_pairs(xs, ys, constant_ok=False):
+    """xs and ys as float arrays: flat, finite, equally long, at least 2 items, neither
+    constant (unless `constant_ok`)."""
+    arrays = [_score_array("xs", xs), _score_array("ys", ys)]
+    if len(arrays[0]) != len(arrays[1]):
+        raise ValueError(
+            f"xs has {len(arrays[0])} scores but ys has {len(arrays[1])}: give one "
+            "pair of scores per item"
+        )
+    if len(arrays[0]) < 2:
+        raise ValueError(f"a correlation needs at least 2 items, got {len(arrays[0])}")
+    for name, array in zip(("xs", "ys"), arrays):
+        if not constant_ok and (array == array[0]).all():
+            raise ValueError(
+                f"every score in {name} is {array[0]:g}: a correlation with a constant "
+                "is undefined"
+            )
+    return arrays
