@@ -9,6 +9,7 @@ __all__ = [
     "short_repr",
     "describe",
     "BleuWarning",
+    "zero_precision_message",
     "is_token",
     "check_tokens",
     "check_references",
@@ -67,6 +68,36 @@ def describe(value):
 class BleuWarning(UserWarning):
     """A BLEU score, or the input it was computed from, is surprising for a reason the
     caller should know."""
+
+
+# what the message advises, unless the caller knows better (appendix A3)
+_SHORT_SEGMENT_FIX = (
+    "For short segments, use a smoothing_function or fewer n-gram orders (weights)."
+)
+
+
+def zero_precision_message(stats, orders, fix=_SHORT_SEGMENT_FIX):
+    """Say, naming the orders, why a score with these zero precisions is 0, and what to
+    do about it."""
+    shown = ", ".join(
+        f"p_{n} = {stats.matches[n - 1]}/{stats.totals[n - 1]}" for n in orders[:3]
+    )
+    if len(orders) > 3:
+        shown += f" and {len(orders) - 3} higher order{'s' if len(orders) > 4 else ''}"
+    first = orders[0]
+    if stats.hyp_len == 0:
+        why = "the hypothesis has 0 tokens"
+    elif stats.totals[first - 1] == 0:
+        why = (
+            f"there is no {first}-gram at all (a hypothesis needs {first} tokens for "
+            "one)"
+        )
+    else:
+        why = f"no {first}-gram of the hypothesis occurs in a reference"
+    return (
+        f"BLEU is 0 because {shown}: {why}, and a geometric mean with a zero factor is "
+        f"0. {fix}"
+    )
 
 
 # %% ../notebooks/A1_bad_input.ipynb #k06

@@ -10,7 +10,6 @@ __all__ = [
     "fsum_of_logs",
     "score_from_precisions",
     "ZeroBleuWarning",
-    "zero_precision_message",
     "bleu_from_stats",
 ]
 
@@ -20,7 +19,9 @@ import warnings
 from dataclasses import dataclass
 from operator import add
 
-from .checks import BleuWarning, check_stats, check_weight_set  # appendix A1
+# appendix A1: the checks, and the message that explains a score of 0
+from .checks import BleuWarning, check_stats, check_weight_set
+from .checks import zero_precision_message
 from .ngrams import ngram_counts
 from .precision import clip_counts, max_ref_counts
 from .brevity import brevity_penalty, closest_ref_len
@@ -97,37 +98,6 @@ def score_from_precisions(bp, precisions, weights, log=math.log, add_logs=fsum_o
 class ZeroBleuWarning(BleuWarning):
     """A BLEU score is 0 because an n-gram order has no match (silence these alone with
     warnings.simplefilter)."""
-
-
-# what the message advises, unless the caller knows better (appendix A3)
-_SHORT_SEGMENT_FIX = (
-    "For short segments, use a smoothing_function or fewer n-gram orders (weights)."
-)
-
-
-# %% ../notebooks/04_sentence_bleu.ipynb #c17a
-def zero_precision_message(stats, orders, fix=_SHORT_SEGMENT_FIX):
-    """Say, naming the orders, why a score with these zero precisions is 0, and what to
-    do about it."""
-    shown = ", ".join(
-        f"p_{n} = {stats.matches[n - 1]}/{stats.totals[n - 1]}" for n in orders[:3]
-    )
-    if len(orders) > 3:
-        shown += f" and {len(orders) - 3} higher order{'s' if len(orders) > 4 else ''}"
-    first = orders[0]
-    if stats.hyp_len == 0:
-        why = "the hypothesis has 0 tokens"
-    elif stats.totals[first - 1] == 0:
-        why = (
-            f"there is no {first}-gram at all (a hypothesis needs {first} tokens for "
-            "one)"
-        )
-    else:
-        why = f"no {first}-gram of the hypothesis occurs in a reference"
-    return (
-        f"BLEU is 0 because {shown}: {why}, and a geometric mean with a zero factor is "
-        f"0. {fix}"
-    )
 
 
 # %% ../notebooks/04_sentence_bleu.ipynb #c17b

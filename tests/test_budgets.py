@@ -25,7 +25,6 @@ CELL_LINES, WORDS, CODE_LINES = 25, 2500, 400
 
 # notebook: (code lines, words) it has today, over one budget or both
 OVER = {
-    "04_sentence_bleu.ipynb": (667, 2641),
     "07_smoothing.ipynb": (666, 3387),
 }
 
