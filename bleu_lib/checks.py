@@ -41,8 +41,6 @@ from collections.abc import Container, Hashable, Iterable, Mapping, Set, Sized
 from itertools import zip_longest
 from numbers import Integral, Real
 
-import numpy as np
-
 # %% ../notebooks/A1_bad_input.ipynb #k04
 SHORT_REPR = reprlib.Repr()
 SHORT_REPR.maxlevel, SHORT_REPR.maxstring, SHORT_REPR.maxother = 3, 40, 40
@@ -460,6 +458,8 @@ def check_corpus(list_of_references, hypotheses):
 # %% ../notebooks/A1_bad_input.ipynb #k32
 def _score_array(name, values):
     "One list of scores as a flat float array of finite numbers, or an error naming it."
+    import numpy as np  # here, not at the top: importing bleu_lib loads no numpy
+
     try:
         array = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
