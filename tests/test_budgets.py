@@ -27,7 +27,6 @@ CELL_LINES, WORDS, CODE_LINES = 25, 2500, 400
 OVER = {
     "04_sentence_bleu.ipynb": (667, 2641),
     "06_tokenization.ipynb": (535, 2430),
-    "07_smoothing.ipynb": (666, 3387),
     "11_what_a_score_means.ipynb": (576, 3046),
 }
 
