@@ -11,6 +11,7 @@ from itertools import combinations
 import nbformat
 import numpy as np
 import pytest
+from nltk.translate import bleu_score as nltk_bleu
 
 from support import ROOT
 
@@ -37,7 +38,27 @@ def tau_a(xs, ys):
     return (sum(s > 0 for s in sign) - sum(s < 0 for s in sign)) / len(pairs)
 
 
+# notebook 02, exercise 1: notes print p_1 = 5/6 for NOTES_HYP against NOTES_REF
+NOTES_REF, NOTES_HYP = "The cat is on the mat".split(), "the cat sat on the mat".split()
+
+
+def split_p1(refs, hyp):
+    "NLTK's modified unigram precision as (clipped matches, total), not reduced."
+    p = nltk_bleu.modified_precision(refs, hyp, 1)
+    return p.numerator, p.denominator
+
+
+def credited_by_mistake(ref, hyp):
+    "The reference tokens that match a hypothesis word only once case is ignored."
+    lower = {token.lower() for token in hyp}
+    return [token for token in ref if token not in hyp and token.lower() in lower]
+
+
 EXPECTED = {
+    ("02_modified_precision", "answer_1"): split_p1([NOTES_REF], NOTES_HYP),
+    ("02_modified_precision", "culprit_1"): credited_by_mistake(NOTES_REF, NOTES_HYP)[
+        0
+    ],
     ("09_significance", "answer_2"): holm_significant([0.01, 0.02, 0.03, 0.04], 0.05),
     ("11_what_a_score_means", "answer_1"): tau_a([1, 2, 3, 4], [1, 3, 2, 4]),
 }
@@ -55,6 +76,13 @@ def stored():
 
 def test_every_fingerprint_is_the_answer_derived_again():
     assert {key: fingerprint(value) for key, value in EXPECTED.items()} == stored()
+
+
+def test_the_notes_5_6_is_the_count_after_lower_casing():
+    # the mistake of notebook 02's exercise 1: one token, and only a case apart
+    assert credited_by_mistake(NOTES_REF, NOTES_HYP) == ["The"]
+    lower = [token.lower() for token in NOTES_REF]
+    assert split_p1([lower], NOTES_HYP) == (5, 6) != split_p1([NOTES_REF], NOTES_HYP)
 
 
 def test_a_wrong_answer_gets_the_hint_and_the_right_one_passes():
