@@ -190,7 +190,8 @@ def test_from_scratch_first_segment_precisions():
 
 def sacrebleu_on_tokens(refs_per_segment, hyps, max_order=4):
     "SacreBLEU's unsmoothed corpus score of token lists (tokenize='none')."
-    streams = [[" ".join(refs[k]) for refs in refs_per_segment] for k in range(2)]
+    n_refs = len(refs_per_segment[0])
+    streams = [[" ".join(refs[k]) for refs in refs_per_segment] for k in range(n_refs)]
     metric = sacrebleu.metrics.BLEU(
         tokenize="none", smooth_method="none", max_ngram_order=max_order
     )
