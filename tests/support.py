@@ -54,6 +54,25 @@ def weight_sets(draw):
     return tuple(w / sum(raw) for w in raw)
 
 
+def sacrebleu_on_tokens(refs_per_segment, hyps, max_order=4):
+    """SacreBLEU's unsmoothed corpus result for token lists (tokenize='none'), the
+    references given per segment as our functions take them."""
+    from sacrebleu.metrics import BLEU as SacreBLEU
+
+    n_refs = len(refs_per_segment[0])
+    streams = [[" ".join(refs[k]) for refs in refs_per_segment] for k in range(n_refs)]
+    metric = SacreBLEU(tokenize="none", smooth_method="none", max_ngram_order=max_order)
+    return metric.corpus_score([" ".join(hyp) for hyp in hyps], streams)
+
+
+def barnhart_tokens(refs_per_segment, hyps):
+    "Logan Barnhart's normalization: lower case, periods removed, split on spaces."
+    clean = lambda text: text.lower().replace(".", "").split()  # noqa: E731
+    return [[clean(r) for r in refs] for refs in refs_per_segment], [
+        clean(h) for h in hyps
+    ]
+
+
 def load_data(name):
     "A JSON file of data/ (the worked examples the notebooks use too)."
     return json.loads((ROOT / "data" / name).read_text(encoding="utf-8"))

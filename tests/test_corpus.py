@@ -11,7 +11,6 @@ import random
 import pytest
 from hypothesis import given, strategies as st
 from nltk.translate import bleu_score as nltk_bleu
-from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import (
     BleuStats,
@@ -21,17 +20,11 @@ from bleu_lib import (
     corpus_stats,
     sentence_bleu,
 )
-from support import close, corpora, load_data, quietly
+from support import barnhart_tokens, close, corpora, load_data, quietly
+from support import sacrebleu_on_tokens
 
 # every test here is a hidden test of the corpus stage
 pytestmark = pytest.mark.stage(name="corpus")
-
-
-def sacrebleu_corpus(refs, hyps, max_order=4):
-    streams = [[" ".join(segment[k]) for segment in refs] for k in range(len(refs[0]))]
-    return SacreBLEU(
-        tokenize="none", smooth_method="none", max_ngram_order=max_order
-    ).corpus_score([" ".join(hyp) for hyp in hyps], streams)
 
 
 @given(
@@ -57,7 +50,7 @@ def test_corpus_stats_match_sacrebleu(corpus, max_order):
     refs, hyps = corpus
     stats, sacre = (
         corpus_stats(refs, hyps, max_order),
-        sacrebleu_corpus(refs, hyps, max_order),
+        sacrebleu_on_tokens(refs, hyps, max_order),
     )
     assert (list(stats.matches), list(stats.totals), stats.hyp_len, stats.ref_len) == (
         sacre.counts,
@@ -94,7 +87,7 @@ def test_nltk_floor_on_identical_corpora():
         ),
     ]:
         assert bleu_from_stats(corpus_stats(refs, hyps)) == 1.0
-        assert math.isclose(sacrebleu_corpus(refs, hyps).score, 100, rel_tol=1e-12)
+        assert math.isclose(sacrebleu_on_tokens(refs, hyps).score, 100, rel_tol=1e-12)
         assert (
             close(corpus_bleu(refs, hyps), nltk_bleu.corpus_bleu(refs, hyps))
             and corpus_bleu(refs, hyps) < 0.81
@@ -134,12 +127,10 @@ def test_sentence_bleu_is_corpus_bleu_of_one_segment():
 def test_from_scratch_corpus_example():
     """Published: 0.3366184122712009 (data/published_examples.json)."""
     scratch = load_data("published_examples.json")["from_scratch_notebook"]
-    clean = lambda text: text.lower().replace(".", "").split()  # noqa: E731
-    refs = [[clean(r) for r in segment] for segment in scratch["references"]]
-    hyps = [clean(h) for h in scratch["hypotheses"]]
+    refs, hyps = barnhart_tokens(scratch["references"], scratch["hypotheses"])
     assert close(corpus_bleu(refs, hyps), scratch["published"])
     assert close(bleu_from_stats(corpus_stats(refs, hyps)), scratch["published"])
-    assert close(sacrebleu_corpus(refs, hyps).score / 100, scratch["published"])
+    assert close(sacrebleu_on_tokens(refs, hyps).score / 100, scratch["published"])
 
 
 def test_nltk_corpus_doctest_statistics():

@@ -22,7 +22,7 @@ from bleu_lib import (
 )
 from bleu_lib import segment_stats, sentence_bleu
 from bleu_lib.corpus import corpus_stats
-from support import close, load_data, quietly
+from support import barnhart_tokens, close, load_data, quietly, sacrebleu_on_tokens
 
 PAPER = load_data("paper_examples.json")
 PUBLISHED = load_data("published_examples.json")
@@ -179,31 +179,12 @@ def test_d2l_bleu_weights_p_n_by_one_over_two_to_the_n():
 
 def test_from_scratch_first_segment_precisions():
     scratch = PUBLISHED["from_scratch_notebook"]
-    clean = lambda text: text.lower().replace(".", "").split()  # noqa: E731
-    refs, hyp = (
-        [clean(r) for r in scratch["references"][0]],
-        clean(scratch["hypotheses"][0]),
+    refs_per_segment, hyps = barnhart_tokens(
+        scratch["references"], scratch["hypotheses"]
     )
+    refs, hyp = refs_per_segment[0], hyps[0]
     for n, published in scratch["first_segment_precisions"].items():
         assert modified_precision(refs, hyp, int(n)) == Fraction(published)
-
-
-def sacrebleu_on_tokens(refs_per_segment, hyps, max_order=4):
-    "SacreBLEU's unsmoothed corpus score of token lists (tokenize='none')."
-    n_refs = len(refs_per_segment[0])
-    streams = [[" ".join(refs[k]) for refs in refs_per_segment] for k in range(n_refs)]
-    metric = sacrebleu.metrics.BLEU(
-        tokenize="none", smooth_method="none", max_ngram_order=max_order
-    )
-    return metric.corpus_score([" ".join(hyp) for hyp in hyps], streams)
-
-
-def barnhart_tokens(refs_per_segment, hyps):
-    "Logan Barnhart's normalization: lower case, periods removed, split on spaces."
-    clean = lambda text: text.lower().replace(".", "").split()  # noqa: E731
-    return [[clean(r) for r in refs] for refs in refs_per_segment], [
-        clean(h) for h in hyps
-    ]
 
 
 def test_barnhart_two_segments_sum_then_divide():
