@@ -1,17 +1,16 @@
 """The learner's path stays short enough to finish: every main-path notebook (00 to 11)
-within its budgets, so that engineering goes to the appendix instead.
+within issue 25's budgets, so that engineering goes to the appendix instead.
 
-- No code cell over 25 lines, every line counted (blank lines and tool directives such
-  as `#| export` too, as JupyterLab shows them).
-- About 2,500 words of prose (markdown cells; the previous/next links not counted).
-- At most 400 lines of code in all, as a reader reads them: blank lines and directives
-  (which the website leaves out) not counted, at the 88 columns of tests/test_style.py.
-  Issue 25 asked for 250, counting every line of code at 120 columns; counted that way
-  the longest lessons still have about 380 (issue 25's closing note has the numbers), so
-  400 is a ceiling they may not cross, not the issue's budget.
+- No code cell over 25 lines.
+- At most 250 lines of code in all.
+- About 2,500 words of prose: at most 2,500.
 
-Lessons that are at a budget's limit have no line or word to spare: what they gain,
-they must give up elsewhere, or move to the appendix."""
+Lines and words are counted as a reader meets them in JupyterLab: every line of every
+code cell (blank lines and directives such as `#| export` too), and every word of every
+markdown cell (the previous/next links and a model answer's fold too).
+
+Lessons at a budget's limit have no line or word to spare: what they gain, they must
+give up elsewhere, or move to the appendix."""
 
 import re
 
@@ -19,38 +18,33 @@ import nbformat
 import pytest
 
 from support import ROOT
-from tools.nbtools import MODEL_ANSWER
 
-CELL_LINES, WORDS, CODE_LINES = 25, 2500, 400
+CELL_LINES, WORDS, CODE_LINES = 25, 2500, 250
+
+# notebook: (code lines, words) it has today, over one budget or both; a notebook listed
+# here may not grow, and must leave the list once within its budgets
+OVER = {
+    "02_modified_precision.ipynb": (421, 1552),
+    "03_brevity_penalty.ipynb": (339, 1351),
+    "04_sentence_bleu.ipynb": (419, 2524),
+    "05_corpus_bleu.ipynb": (415, 2365),
+    "06_tokenization.ipynb": (427, 2473),
+    "07_smoothing.ipynb": (425, 2556),
+    "08_reporting_bleu.ipynb": (281, 1536),
+    "09_significance.ipynb": (360, 2403),
+    "10_explaining_a_score.ipynb": (396, 2560),
+    "11_what_a_score_means.ipynb": (416, 2558),
+}
 
 MAIN_PATH = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
-def code_lines(cell):
-    "The lines of a code cell that a reader sees and reads: not blank, not a directive."
-    return [
-        line
-        for line in cell.source.splitlines()
-        if line.strip() and not line.startswith("#|")
-    ]
-
-
-def prose(text):
-    "A markdown cell's text without the fold around a model answer (not prose)."
-    return "\n".join(line for line in text.splitlines() if line not in MODEL_ANSWER)
-
-
 def measure(path):
-    "(longest code cell in lines, code lines, words of prose) of a notebook."
+    "(longest code cell, lines of code, words of prose) of a notebook, all counted."
     cells = nbformat.read(path, as_version=4).cells
-    code = [c for c in cells if c.cell_type == "code"]
-    longest = max(len(c.source.splitlines()) for c in code)
-    words = sum(
-        len(re.findall(r"\S+", prose(c.source)))
-        for c in cells
-        if c.cell_type == "markdown" and not c.get("id", "").startswith("nav")
-    )
-    return longest, sum(len(code_lines(c)) for c in code), words
+    code = [len(c.source.splitlines()) for c in cells if c.cell_type == "code"]
+    prose = " ".join(c.source for c in cells if c.cell_type == "markdown")
+    return max(code), sum(code), len(re.findall(r"\S+", prose))
 
 
 @pytest.mark.parametrize("path", MAIN_PATH, ids=lambda path: path.stem)
@@ -60,8 +54,20 @@ def test_a_lesson_keeps_its_budgets(path):
         f"{path.name} has a code cell of {longest} lines: split it where the reader "
         f"would pause (at most {CELL_LINES}), or move it to the appendix"
     )
-    assert lines <= CODE_LINES, (
-        f"{path.name} has {lines} lines of code, more than {CODE_LINES}: move checks "
+    allowed = OVER.get(path.name, (CODE_LINES, WORDS))
+    most_lines, most_words = max(CODE_LINES, allowed[0]), max(WORDS, allowed[1])
+    assert lines <= most_lines, (
+        f"{path.name} has {lines} lines of code, more than {most_lines}: move checks "
         "that repeat a test to tests/, engineering to the appendix"
     )
-    assert words <= WORDS, f"{path.name} has {words} words of prose, more than {WORDS}"
+    assert words <= most_words, (
+        f"{path.name} has {words} words of prose, more than {most_words}"
+    )
+    if path.name in OVER:
+        assert lines > CODE_LINES or words > WORDS, (
+            f"{path.name} is within its budgets now: take it out of OVER"
+        )
+
+
+def test_only_main_path_notebooks_are_listed():
+    assert set(OVER) <= {path.name for path in MAIN_PATH}
