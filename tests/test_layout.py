@@ -31,6 +31,7 @@ LADDER = [
     "breakdown",
     "render",
     "explain",
+    "dialects",
     "agreement",
     "__init__",
     "__main__",

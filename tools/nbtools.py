@@ -57,14 +57,23 @@ LEAKS = re.compile(
 
 
 def notebook_paths(names=(), folder=NOTEBOOKS):
-    """The notebooks in reading order (00 to 99, then the appendix A1, A2...), or those
-    whose name starts with one of `names`."""
+    """The notebooks in reading order (00 to 99, then the appendix A1, A2... A10...), or
+    those whose name starts with one of `names`."""
     paths = sorted(
-        p
-        for p in Path(folder).glob("*.ipynb")
-        if re.match(r"([0-9]{2}|A[0-9])_", p.name)
+        (
+            p
+            for p in Path(folder).glob("*.ipynb")
+            if re.match(r"([0-9]{2}|A[0-9]+)_", p.name)
+        ),
+        key=lambda p: (p.name[0] == "A", int(re.match(r"A?([0-9]+)", p.name)[1])),
     )
-    return [p for p in paths if not names or any(p.name.startswith(n) for n in names)]
+    # "A1" names A1 only, not A10
+    return [
+        p
+        for p in paths
+        if not names
+        or any(re.match(rf"{re.escape(n)}(?![0-9])", p.name) for n in names)
+    ]
 
 
 def is_answer_key(cell):

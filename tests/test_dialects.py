@@ -1,0 +1,143 @@
+"""Every dialect of appendix A10 against its real implementation, on the case table
+tests/dialect_cases.json: 15 hand-made cases, 240 random ones and the shipped corpus,
+scored by each peer outside the project (the table's "provenance" says how).
+
+Python peers agree to 1e-12; torchmetrics and tensor2tensor compute in 32-bit floats
+(1e-6); the Perl scripts print two decimals (within 0.005). Where a peer crashes (an
+all-empty hypothesis corpus: division by zero, or the log of 0), we give 0.0."""
+
+import json
+import math
+from statistics import fmean
+
+import pytest
+
+from bleu_lib.dialects import D2L_WEIGHTS, DIALECTS, SACREBLEU, score
+from support import ROOT
+
+TABLE = json.loads((ROOT / "tests" / "dialect_cases.json").read_text(encoding="utf-8"))
+READ = lambda path: (ROOT / path).read_text(encoding="utf-8").splitlines()  # noqa: E731
+
+
+def corpus(case):
+    "(hypotheses, reference streams) of a case, inline or from the shipped files."
+    if "files" in case:
+        files = case["files"]
+        return READ(files["hypotheses"]), [READ(path) for path in files["references"]]
+    return case["hypotheses"], case["references"]
+
+
+def number(printed):
+    "A peer's number: a float, or the score in multi-bleu.perl's printed line."
+    if isinstance(printed, str) and printed.startswith("BLEU = "):
+        return float(printed.split()[2].rstrip(","))
+    return printed
+
+
+def agree(ours, theirs, precision):
+    if precision == "2 decimals":
+        return abs(ours - theirs) <= 0.005 + 1e-9
+    rel = 1e-6 if precision == "float32" else 1e-12
+    return math.isclose(ours, theirs, rel_tol=rel, abs_tol=1e-9)
+
+
+@pytest.mark.parametrize("call", TABLE["calls"])
+def test_each_dialect_gives_its_implementations_number(call):
+    dialect, settings, precision = TABLE["calls"][call]
+    if "weights" in settings:
+        settings = {**settings, "weights": tuple(settings["weights"])}
+    checked = crashed = 0
+    for case in TABLE["cases"]:
+        if call not in case["peers"]:
+            continue  # t2t and d2l take one reference stream only
+        hyps, streams = corpus(case)
+        theirs = case["peers"][call]
+        if isinstance(theirs, list):  # d2l: one score per segment
+            ours = [
+                score([h], [[r]], dialect, **settings).score
+                for h, r in zip(hyps, streams[0])
+            ]
+            assert all(map(agree, ours, theirs, [precision] * len(ours))), (call, case)
+            assert math.isclose(
+                score(hyps, streams, dialect, **settings).score, fmean(theirs)
+            )
+        elif isinstance(number(theirs), str):  # the peer crashed
+            assert not any(h.split() for h in hyps), (call, theirs)
+            assert score(hyps, streams, dialect, **settings).score == 0.0
+            crashed += 1
+        else:
+            ours = score(hyps, streams, dialect, **settings).score
+            assert agree(ours, number(theirs), precision), (call, case, ours)
+        checked += 1
+    assert checked >= 105 and crashed <= 2
+
+
+def test_every_dialect_is_in_the_table_and_changes_only_known_settings():
+    assert {dialect for dialect, _, _ in TABLE["calls"].values()} == set(DIALECTS)
+    assert all(set(changes) <= set(SACREBLEU) for changes in DIALECTS.values())
+    assert len(TABLE["cases"]) == 259
+
+
+def test_the_settings_of_a_score_are_all_listed():
+    result = score(["a b c d"], [["a b c d e"], ["a b c"]], "torchmetrics")
+    assert result.settings == {
+        "dialect": "torchmetrics",
+        **SACREBLEU,
+        **DIALECTS["torchmetrics"],
+    }
+    assert result.settings["weights"] == (0.25,) * 4 and D2L_WEIGHTS[0] == 0.5
+
+
+def test_the_issues_numbers():
+    "The numbers issue 26 quotes from each peer's tracker, reproduced."
+    apple = score(["I ate an apple"], [["Bye"], ["I ate an apple here"]], "hf-evaluate")
+    assert apple.score == 100.0  # the shortest reference, 'Bye', is no penalty
+    assert (
+        round(
+            score(
+                ["a b c d"], [["e f g h"]], "hf-evaluate", smooth_method="add-one"
+            ).score,
+            2,
+        )
+        == 30.21
+    )
+    order = [
+        score(["a b c d"], refs, "torchmetrics").score
+        for refs in ([["a b c d e"], ["a b c"]], [["a b c"], ["a b c d e"]])
+    ]
+    assert [round(x, 2) for x in order] == [77.88, 100.0]
+    assert (
+        score(["a b x y"], [["a b c d"]], "torchmetrics", smooth_method="add-k").score
+        == 0.0
+    )
+    assert score(["let go it"], [["let it go"]], "nltk-3.2").score == 100.0
+
+
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        ({"ref_length": "longest"}, "choose one of 'closest'"),
+        ({"smooth": "exp"}, "unknown setting(s) smooth"),
+        ({"lowercase": 1}, "lowercase=1 is not a choice"),
+        ({"smooth_method": "laplace"}, "smooth_method='laplace'"),
+        ({"weights": (0.5, "x")}, "weights"),
+        ({"tokenize": "moses"}, "tokenize='moses'"),
+    ],
+)
+def test_a_bad_setting_is_refused_with_the_choices(settings, message):
+    with pytest.raises(
+        (TypeError, ValueError), match=message.replace("(", r"\(").replace(")", r"\)")
+    ):
+        score(["a b"], [["a b"]], **settings)
+
+
+def test_bad_layouts_are_refused_and_arguments_unchanged():
+    hyps, refs = ["a b c"], [["a b c"]]
+    with pytest.raises(ValueError, match="is not a choice"):
+        score(hyps, refs, "huggingface")
+    with pytest.raises(TypeError, match="single string"):
+        score("a b c", refs)
+    with pytest.raises(ValueError, match="nothing to score"):
+        score([], [[]])
+    assert score("a b c d", "a b c d", "sacrebleu-1").score == 100.0
+    assert (hyps, refs) == (["a b c"], [["a b c"]])
