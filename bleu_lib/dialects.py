@@ -15,25 +15,39 @@ __all__ = [
     "LOWERCASE",
     "MISSING",
     "CHOICES",
+    "TRIES",
+    "ONE_REFERENCE",
+    "SAME_TOKENS",
     "tokenize_t2t",
     "lowercase_ascii",
     "tokenizer",
     "reference_length",
     "segment_counts",
+    "statistics",
     "add_one_counts",
     "precisions",
     "log_of",
-    "score_counts",
+    "score_statistics",
     "choose",
     "check_settings",
     "DialectScore",
     "segments",
+    "score_rows",
     "score",
+    "reference_sets",
+    "printed_precision",
+    "Diagnosis",
+    "line_counts",
+    "rows_with",
+    "doctor",
 ]
 
 # %% ../notebooks/A10_dialects.ipynb #d04
+import itertools
+import operator
 import sys
 from dataclasses import dataclass
+from functools import reduce
 from statistics import fmean
 
 from .brevity import brevity_penalty, closest_ref_len
@@ -42,7 +56,7 @@ from .ngrams import ngram_counts
 from .precision import clip_counts, max_ref_counts
 from .scoring import log_or_floor
 from .sentence import score_from_precisions
-from .smoothing_registry import SMOOTHING
+from .smoothing_registry import SMOOTHING, orders_present
 from .streams import check_hypotheses, check_reference_streams
 from .tokenizer_table import get_tokenizer
 
@@ -59,6 +73,7 @@ SACREBLEU = {
     "unmatched_order": "zero",
     "weights": (0.25, 0.25, 0.25, 0.25),
     "average": "corpus",
+    "effective_order": False,
     "nltk_totals": False,
     "bare_strings": "refuse",
 }
@@ -147,14 +162,19 @@ def reference_length(ref_lens, hyp_len, rule):
     return closest_ref_len(ref_lens, hyp_len)
 
 
-def segment_counts(hyp, refs, settings):
-    "[c, r, m_1.., l_1..] of one segment under `settings` (token lists)."
-    order = len(settings["weights"])
+def segment_counts(hyp, refs, order):
+    "(c, reference lengths, clipped matches m_n, totals l_n) of one segment's tokens."
     m, l = clip_counts(ngram_counts(hyp, order), max_ref_counts(refs, order), order)
+    return len(hyp), [len(ref) for ref in refs], m, l
+
+
+def statistics(counts, settings):
+    "[c, r, m_1.., l_1..] of a segment's counts under `settings`' rules."
+    hyp_len, ref_lens, m, l = counts
     if settings["nltk_totals"]:
         l = [max(1, l_n) for l_n in l]
-    r = reference_length([len(ref) for ref in refs], len(hyp), settings["ref_length"])
-    return [len(hyp), r, *m, *l]
+    r = reference_length(ref_lens, hyp_len, settings["ref_length"])
+    return [hyp_len, r, *m, *l]
 
 
 # %% ../notebooks/A10_dialects.ipynb #d16
@@ -182,10 +202,10 @@ def log_of(p_n):
 
 
 # %% ../notebooks/A10_dialects.ipynb #d17
-def score_counts(counts, settings):
-    "A score from 0 to 100 from counts [c, r, m_1.., l_1..] under `settings`."
-    c, r, order = counts[0], counts[1], len(settings["weights"])
-    m, l = counts[2 : 2 + order], counts[2 + order :]
+def score_statistics(stats, settings):
+    "A score from 0 to 100 from statistics [c, r, m_1.., l_1..] under `settings`."
+    c, r, weights = stats[0], stats[1], settings["weights"]
+    m, l = stats[2 : 2 + len(weights)], stats[2 + len(weights) :]
     zero_when = settings["zero_when"]
     if (zero_when == "nothing-matches" and not any(m)) or (
         zero_when == "an-order-has-no-match" and not all(m)
@@ -196,9 +216,12 @@ def score_counts(counts, settings):
     else:
         method = SMOOTHING[settings["smooth_method"]]  # appendix A8's table
         m, l = method.smooth(m, l, c, settings["smooth_value"])
-    bp = brevity_penalty(r, c) if r else 1.0  # no reference to fall short of
     p = precisions(m, l, settings)
-    return 100 * score_from_precisions(bp, p, settings["weights"], log=log_of)
+    if settings["effective_order"]:  # SacreBLEU: the orders before the first l_n = 0
+        used = orders_present(l, len(weights)) or len(weights)
+        p, weights = p[:used], [1 / used] * used
+    bp = brevity_penalty(r, c) if r else 1.0  # no reference to fall short of
+    return 100 * score_from_precisions(bp, p, weights, log=log_of)
 
 
 # %% ../notebooks/A10_dialects.ipynb #d19
@@ -209,6 +232,7 @@ CHOICES = {
     "empty_order": MISSING,
     "unmatched_order": MISSING,
     "average": ["corpus", "sentence"],
+    "effective_order": [False, True],
     "nltk_totals": [False, True],
     "bare_strings": ["refuse", "wrap"],
 }
@@ -270,19 +294,150 @@ def segments(hypotheses, references, settings):
 
 
 # %% ../notebooks/A10_dialects.ipynb #d22
+def score_rows(rows, settings):
+    "The score of segments' statistics (`statistics`): of their sums, or their mean."
+    if settings["average"] == "sentence":
+        return fmean(score_statistics(row, settings) for row in rows)
+    return score_statistics([sum(column) for column in zip(*rows)], settings)
+
+
 def score(hypotheses, references, dialect="sacrebleu", **settings):
     """The score `dialect` gives `hypotheses` against `references` (reference streams,
     as SacreBLEU takes them); `settings` change any of its rules (see SACREBLEU)."""
     settings = check_settings(dialect, settings)
-    split = tokenizer(settings)
+    split, order = tokenizer(settings), len(settings["weights"])
     rows = [
-        segment_counts(split(hyp), [split(ref) for ref in refs], settings)
+        statistics(
+            segment_counts(split(hyp), [split(r) for r in refs], order), settings
+        )
         for hyp, refs in segments(hypotheses, references, settings)
     ]
     if not rows:
         raise ValueError("hypotheses is empty: there is nothing to score")
-    if settings["average"] == "sentence":
-        value = fmean(score_counts(row, settings) for row in rows)
-    else:
-        value = score_counts([sum(column) for column in zip(*rows)], settings)
-    return DialectScore(value, settings)
+    return DialectScore(score_rows(rows, settings), settings)
+
+
+# %% ../notebooks/A10_dialects.ipynb #d31
+# the settings the doctor changes on top of each dialect's own, one at a time, and the
+# tokenizer with the casing
+TRIES = [
+    {},
+    *({"smooth_method": method} for method in ["exp", "none", "floor", "add-k"]),
+    {"average": "sentence", "effective_order": True},
+    {"average": "corpus"},
+    *(
+        {"tokenize": name, "lowercase": lower}
+        for name in ["13a", "intl", "none", "char", "split"]
+        for lower in [False, True]
+    ),
+]
+ONE_REFERENCE = ["t2t", "d2l"]  # tensor2tensor and d2l.ai take one reference
+
+
+def reference_sets(dialect, n_streams):
+    "The sets of reference streams to try: all of them, and each alone."
+    alone = [(k,) for k in range(n_streams)] if n_streams > 1 else []
+    return alone if dialect in ONE_REFERENCE else [tuple(range(n_streams)), *alone]
+
+
+# %% ../notebooks/A10_dialects.ipynb #d32
+def printed_precision(reported):
+    "(value, tolerance) of a reported score, from the decimals it was printed with."
+    text = reported if isinstance(reported, str) else repr(reported)
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"the reported score must be a number, not {text!r}") from None
+    if not 0 <= value <= 100:
+        raise ValueError(f"a BLEU score is between 0 and 100 (or 0 and 1), not {value}")
+    decimals = len(text.partition(".")[2].rstrip()) if "e" not in text else 15
+    return value, 0.5 * 10**-decimals
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    "A configuration the doctor tried: its score, settings and distance to the report."
+
+    score: float
+    settings: dict
+    references: tuple  # the reference streams used, by position
+    distance: float
+    reproduces: bool
+
+    def changes(self):
+        "The settings where this configuration departs from SacreBLEU 2.x."
+        return {k: v for k, v in self.settings.items() if SACREBLEU.get(k, v) != v}
+
+    def call(self):
+        "The call of `score` that gives this number."
+        dialect = self.settings["dialect"]
+        own = {**SACREBLEU, **DIALECTS[dialect]}
+        extra = "".join(
+            f", {k}={v!r}" for k, v in self.settings.items() if k in own and own[k] != v
+        )
+        streams = ", ".join(f"references[{k}]" for k in self.references)
+        return f"score(hypotheses, [{streams}], {dialect!r}{extra})"
+
+
+# %% ../notebooks/A10_dialects.ipynb #d33
+SAME_TOKENS = {"none": "split"}  # SacreBLEU's none, then split: Python's str.split()
+
+
+def line_counts(settings, lines_of_streams, cache):
+    """(length, n-gram counts) of every line of the hypotheses and each reference
+    stream, under the settings' tokenizer: counted once, kept in `cache`."""
+    tokens = SAME_TOKENS.get(settings["tokenize"], settings["tokenize"])
+    key = (tokens, settings["lowercase"], len(settings["weights"]))
+    if key not in cache:
+        split = tokenizer(settings)
+
+        def count(line):
+            words = split(line)
+            return len(words), ngram_counts(words, key[2])
+
+        cache[key] = [
+            [line and count(line) for line in lines] for lines in lines_of_streams
+        ]
+    return key, cache[key]
+
+
+def rows_with(settings, lines_of_streams, chosen, cache):
+    "The segments' statistics under `settings` against the `chosen` reference streams."
+    key, (hyps, *streams) = line_counts(settings, lines_of_streams, cache)
+    if (key, chosen) not in cache:  # clipped once per tokenization and streams
+        cache[key, chosen] = []
+        for i, (hyp_len, counts) in enumerate(hyps):
+            refs = [streams[k][i] for k in chosen if streams[k][i] is not None]
+            # one reference: its counts; several: the largest count of each n-gram
+            limits = reduce(operator.or_, [ref for _, ref in refs]) if refs else {}
+            m, l = clip_counts(counts, limits, key[2])
+            cache[key, chosen].append((hyp_len, [n for n, _ in refs], m, l))
+    rules = (key, chosen, settings["ref_length"], settings["nltk_totals"])
+    if rules not in cache:
+        cache[rules] = [statistics(counts, settings) for counts in cache[key, chosen]]
+    return cache[rules]
+
+
+# %% ../notebooks/A10_dialects.ipynb #d34
+def doctor(hypotheses, references, reported, limit=10):
+    """The configurations whose score is nearest `reported` (a number, or its text as
+    printed), nearest first: all that reproduce it, or else the closest `limit`."""
+    target, tolerance = printed_precision(reported)
+    hyps = check_hypotheses(hypotheses)
+    streams = check_reference_streams(references, len(hyps))
+    scales = [1, 100] if target <= 1 else [1]  # 0.276 may mean 27.6
+    found, cache, seen = [], {}, set()
+    for dialect, changes in itertools.product(DIALECTS, TRIES):
+        settings = check_settings(dialect, changes)
+        for chosen in reference_sets(dialect, len(streams)):
+            if (repr(settings), chosen) in seen:  # a try may repeat the dialect's own
+                continue
+            seen.add((repr(settings), chosen))
+            rows = rows_with(settings, [hyps, *streams], chosen, cache)
+            value = score_rows(rows, settings)
+            distance = min(abs(value - target * scale) for scale in scales)
+            hit = distance <= tolerance * max(scales) + 1e-9
+            found.append(Diagnosis(value, settings, chosen, distance, hit))
+    found.sort(key=lambda diagnosis: (not diagnosis.reproduces, diagnosis.distance))
+    hits = [diagnosis for diagnosis in found if diagnosis.reproduces]
+    return hits or found[:limit]

@@ -11,6 +11,7 @@ import math
 from statistics import fmean
 
 import pytest
+from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib.dialects import D2L_WEIGHTS, DIALECTS, SACREBLEU, score
 from support import ROOT
@@ -141,3 +142,13 @@ def test_bad_layouts_are_refused_and_arguments_unchanged():
         score([], [[]])
     assert score("a b c d", "a b c d", "sacrebleu-1").score == 100.0
     assert (hyps, refs) == (["a b c"], [["a b c"]])
+
+
+def test_sentence_average_with_effective_order_is_sacrebleus_sentence_bleu():
+    hyps, refs = READ("data/corpus/sys.alpha.en"), READ("data/corpus/ref.A.en")
+    theirs = fmean(
+        SacreBLEU(effective_order=True).sentence_score(h, [r]).score
+        for h, r in zip(hyps, refs)
+    )
+    ours = score(hyps, [refs], average="sentence", effective_order=True).score
+    assert math.isclose(ours, theirs, rel_tol=1e-12)
