@@ -30,6 +30,7 @@ __all__ = [
     "parse_args",
     "check_args",
     "run",
+    "doctor_lines",
     "as_numbers",
     "format_table",
     "systems_table",
@@ -57,6 +58,7 @@ import zlib
 from itertools import zip_longest
 
 from . import __version__
+from .dialects import doctor, printed_precision
 from .metric import BLEU
 from .result import SACREBLEU_VERSION
 from .smoothing_registry import named_methods
@@ -502,6 +504,14 @@ def parse_args(argv=None):
         ),
     )
     parser.add_argument(
+        "--doctor",
+        metavar="SCORE",
+        help=(
+            "which BLEU gave SCORE (as reported, e.g. 27.6) for this output? Search "
+            "the dialects of appendix A10 and print those that reproduce it"
+        ),
+    )
+    parser.add_argument(
         "-nc",
         "--no-color",
         action="store_true",
@@ -566,6 +576,13 @@ def check_args(parser, args):
             "-sl/--sentence-level: confidence intervals and paired tests are for "
             "corpus scores; drop -sl"
         )
+    if args.doctor is not None:
+        try:
+            printed_precision(args.doctor)
+        except ValueError as error:
+            parser.error(f"--doctor: {error}")
+        if args.sentence_level or args.confidence or args.paired_bs or args.paired_ar:
+            parser.error("--doctor explains one corpus score: drop -sl and the tests")
     if args.paired_all and args.format == "latex":
         parser.error(
             "--paired-all prints a text table or JSON (-f text, -f json); SacreBLEU "
@@ -611,6 +628,9 @@ def run(args):
             yield score.format(
                 args.width, args.score_only, metric.get_signature().format(args.short)
             )
+        return
+    if args.doctor is not None:
+        yield from doctor_lines(args, systems, streams)
         return
     paired = args.paired_bs or args.paired_ar or args.paired_all
     if paired and len(systems) == 1:
@@ -667,6 +687,26 @@ def run(args):
             args.format,
             args.width,
         )
+
+
+# %% ../notebooks/A4_command_line.ipynb #c11k
+def doctor_lines(args, systems, streams):
+    "--doctor: the configurations that reproduce the reported score, nearest first."
+    if len(systems) > 1:
+        raise InputError("--doctor explains one system's score: give one file after -i")
+    found = doctor(list(systems[0][1]), [list(s) for s in streams], args.doctor)
+    if args.format == "json":
+        yield json.dumps([diagnosis.as_dict() for diagnosis in found], indent=1)
+        return
+    if found[0].reproduces:
+        many = "s reproduce" if len(found) > 1 else " reproduces"
+        yield f"{len(found)} configuration{many} {args.doctor}, simplest first:"
+    else:
+        yield f"nothing reproduces {args.doctor}; the closest:"
+    for diagnosis in found:
+        changes = ", ".join(f"{k}={v!r}" for k, v in diagnosis.changes().items())
+        yield f"{diagnosis.score:8.4f}  {changes or 'SacreBLEU 2.x as it is'}"
+        yield f"          {diagnosis.call()}"
 
 
 # %% ../notebooks/A4_command_line.ipynb #c11b

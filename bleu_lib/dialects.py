@@ -7,6 +7,7 @@ by our own code, and checked against the real implementation."""
 __all__ = [
     "SACREBLEU",
     "D2L_WEIGHTS",
+    "ONE_REFERENCE",
     "NLTK",
     "MTEVAL",
     "DIALECTS",
@@ -16,7 +17,6 @@ __all__ = [
     "MISSING",
     "CHOICES",
     "TRIES",
-    "ONE_REFERENCE",
     "SAME_TOKENS",
     "tokenize_t2t",
     "lowercase_ascii",
@@ -80,6 +80,7 @@ SACREBLEU = {
 
 # %% ../notebooks/A10_dialects.ipynb #d07
 D2L_WEIGHTS = (1 / 2, 1 / 4, 1 / 8, 1 / 16)
+ONE_REFERENCE = ["t2t", "d2l"]  # tensor2tensor and d2l.ai take one reference
 NLTK = {"tokenize": "split", "smooth_method": "none", "nltk_totals": True}
 MTEVAL = {"zero_when": "never", "empty_order": "skip"}
 DIALECTS = {
@@ -289,6 +290,11 @@ def segments(hypotheses, references, settings):
         references = [[references]] if isinstance(references, str) else references
     hypotheses = check_hypotheses(hypotheses)
     streams = check_reference_streams(references, len(hypotheses))
+    if settings["dialect"] in ONE_REFERENCE and len(streams) > 1:
+        raise ValueError(
+            f"{settings['dialect']} takes one reference per segment, not "
+            f"{len(streams)} streams: pass one, such as [references[0]]"
+        )
     for hyp, *refs in zip(hypotheses, *streams):
         yield hyp, [ref for ref in refs if ref is not None]
 
@@ -331,13 +337,14 @@ TRIES = [
         for lower in [False, True]
     ),
 ]
-ONE_REFERENCE = ["t2t", "d2l"]  # tensor2tensor and d2l.ai take one reference
 
 
 def reference_sets(dialect, n_streams):
     "The sets of reference streams to try: all of them, and each alone."
-    alone = [(k,) for k in range(n_streams)] if n_streams > 1 else []
-    return alone if dialect in ONE_REFERENCE else [tuple(range(n_streams)), *alone]
+    alone = [(k,) for k in range(n_streams)]
+    if dialect in ONE_REFERENCE:
+        return alone
+    return [tuple(range(n_streams)), *alone] if n_streams > 1 else alone
 
 
 # %% ../notebooks/A10_dialects.ipynb #d32
@@ -377,6 +384,18 @@ class Diagnosis:
         )
         streams = ", ".join(f"references[{k}]" for k in self.references)
         return f"score(hypotheses, [{streams}], {dialect!r}{extra})"
+
+    def as_dict(self):
+        "The diagnosis as JSON takes it (the command line's -f json)."
+        settings = {**self.settings, "weights": list(self.settings["weights"])}
+        return {
+            "score": self.score,
+            "settings": settings,
+            "references": list(self.references),
+            "distance": self.distance,
+            "reproduces": self.reproduces,
+            "call": self.call(),
+        }
 
 
 # %% ../notebooks/A10_dialects.ipynb #d33
@@ -439,5 +458,11 @@ def doctor(hypotheses, references, reported, limit=10):
             hit = distance <= tolerance * max(scales) + 1e-9
             found.append(Diagnosis(value, settings, chosen, distance, hit))
     found.sort(key=lambda diagnosis: (not diagnosis.reproduces, diagnosis.distance))
+    # a setting that changes nothing here (smoothing where every order matches) is no
+    # other explanation: the simplest configuration of each dialect and number only
+    simplest = {}
+    for d in found:
+        simplest.setdefault((d.settings["dialect"], d.references, round(d.score, 9)), d)
+    found = list(simplest.values())
     hits = [diagnosis for diagnosis in found if diagnosis.reproduces]
     return hits or found[:limit]

@@ -13,8 +13,15 @@ from statistics import fmean
 import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-from bleu_lib.dialects import D2L_WEIGHTS, DIALECTS, SACREBLEU, score
-from support import ROOT
+from bleu_lib.dialects import (
+    D2L_WEIGHTS,
+    DIALECTS,
+    ONE_REFERENCE,
+    SACREBLEU,
+    doctor,
+    score,
+)
+from support import ROOT, load_data
 
 TABLE = json.loads((ROOT / "tests" / "dialect_cases.json").read_text(encoding="utf-8"))
 READ = lambda path: (ROOT / path).read_text(encoding="utf-8").splitlines()  # noqa: E731
@@ -152,3 +159,57 @@ def test_sentence_average_with_effective_order_is_sacrebleus_sentence_bleu():
     )
     ours = score(hyps, [refs], average="sentence", effective_order=True).score
     assert math.isclose(ours, theirs, rel_tol=1e-12)
+
+
+SHIPPED = {
+    name: [
+        READ(f"data/corpus/ref.{r}.en")
+        for r in ("AB" if name not in ONE_REFERENCE else "A")
+    ]
+    for name in DIALECTS
+}
+BETA = READ("data/corpus/sys.beta.en")
+
+
+@pytest.mark.parametrize("name", DIALECTS)
+def test_the_doctor_names_each_dialect_from_its_printed_score(name):
+    printed = f"{score(BETA, SHIPPED[name], name).score:.2f}"
+    found = doctor(BETA, SHIPPED[name], printed)
+    assert all(d.reproduces for d in found)
+    calls = [d.call() for d in found if d.settings["dialect"] == name]
+    assert calls and "=" not in calls[0], calls  # the dialect as it is, no change
+
+
+def test_the_doctors_numbers_are_the_calls_it_prints():
+    found = doctor(BETA, SHIPPED["sacrebleu"], "30", limit=40)
+    for d in found[:40:7]:
+        streams = [SHIPPED["sacrebleu"][k] for k in d.references]
+        own = {**SACREBLEU, **DIALECTS[d.settings["dialect"]]}
+        extra = {k: v for k, v in d.settings.items() if k in own and own[k] != v}
+        assert score(BETA, streams, d.settings["dialect"], **extra).score == d.score
+
+
+def test_the_doctor_explains_the_seeds():
+    nasa = load_data("published_examples.json")["nasa"]
+    for candidate in nasa["candidates"]:  # the course lab's 27.6 and 35.3
+        found = doctor(
+            [candidate["text"]], [[nasa["reference"]]], str(candidate["published"])
+        )
+        assert found[0].settings["dialect"] == "sacrebleu" and found[0].reproduces
+    blog = load_data("published_examples.json")["nltk_2019_tutorial"]
+    streams = [[ref] for ref in blog["references"]]
+    for case in blog["cases"]:  # the 2019 blog's NLTK 3.2 numbers, on the 0-to-1 scale
+        found = doctor([case["hypothesis"]], streams, repr(case["published"]))
+        assert "nltk-3.2" in {d.settings["dialect"] for d in found if d.reproduces}, (
+            case
+        )
+
+
+def test_the_doctor_says_when_nothing_reproduces_and_refuses_a_non_number():
+    found = doctor(BETA, SHIPPED["sacrebleu"], "99.9", limit=3)
+    assert len(found) == 3 and not any(d.reproduces for d in found)
+    assert found[0].distance <= found[-1].distance
+    with pytest.raises(ValueError, match="must be a number"):
+        doctor(BETA, SHIPPED["sacrebleu"], "high")
+    with pytest.raises(ValueError, match="between 0 and 100"):
+        doctor(BETA, SHIPPED["sacrebleu"], 250)
