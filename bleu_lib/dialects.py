@@ -454,8 +454,9 @@ def doctor(hypotheses, references, reported, limit=10):
             seen.add((repr(settings), chosen))
             rows = rows_with(settings, [hyps, *streams], chosen, cache)
             value = score_rows(rows, settings)
-            distance = min(abs(value - target * scale) for scale in scales)
-            hit = distance <= tolerance * max(scales) + 1e-9
+            # on the scale where the number is nearest, within its printed precision
+            distance, scale = min((abs(value - target * k), k) for k in scales)
+            hit = distance <= tolerance * scale + 1e-9
             found.append(Diagnosis(value, settings, chosen, distance, hit))
     found.sort(key=lambda diagnosis: (not diagnosis.reproduces, diagnosis.distance))
     # a setting that changes nothing here (smoothing where every order matches) is no

@@ -213,3 +213,12 @@ def test_the_doctor_says_when_nothing_reproduces_and_refuses_a_non_number():
         doctor(BETA, SHIPPED["sacrebleu"], "high")
     with pytest.raises(ValueError, match="between 0 and 100"):
         doctor(BETA, SHIPPED["sacrebleu"], 250)
+
+
+def test_the_readmes_table_of_dialects():
+    "Each dialect's row in the README gives beta's score as the dialect computes it."
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in readme.splitlines() if line.startswith("| `")]
+    printed = {row.split("`")[1]: row.rstrip(" |").rsplit("| ", 1)[1] for row in rows}
+    for name in DIALECTS:
+        assert printed[name] == f"{score(BETA, SHIPPED[name], name).score:.2f}", name

@@ -76,10 +76,11 @@ def test_command_line_examples_print_what_the_readme_says(tmp_path):
         for block in blocks("bash")
         for chunk in block.split(".venv/bin/python -m bleu_lib ")[1:]
     ]
-    assert len(examples) == 4
+    assert len(examples) == 5
     for call, *output in examples:
         # a report goes to a temporary folder, not into the repository
         report = tmp_path / "report.html"
+        report.unlink(missing_ok=True)  # each example writes its own, or none
         args = [str(report) if arg == "report.html" else arg for arg in call.split()]
         done = subprocess.run(
             [sys.executable, "-m", "bleu_lib", *args],
