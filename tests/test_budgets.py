@@ -33,7 +33,6 @@ OVER = {
     "08_reporting_bleu.ipynb": (281, 1536),
     "09_significance.ipynb": (360, 2403),
     "10_explaining_a_score.ipynb": (396, 2560),
-    "11_what_a_score_means.ipynb": (416, 2558),
 }
 
 MAIN_PATH = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
