@@ -30,7 +30,6 @@ OVER = {
     "07_smoothing.ipynb": (425, 2556),
     "09_significance.ipynb": (360, 2403),
     "10_explaining_a_score.ipynb": (396, 2560),
-    "11_what_a_score_means.ipynb": (416, 2558),
 }
 
 MAIN_PATH = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
