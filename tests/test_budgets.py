@@ -28,7 +28,6 @@ OVER = {
     "05_corpus_bleu.ipynb": (415, 2365),
     "06_tokenization.ipynb": (427, 2473),
     "07_smoothing.ipynb": (425, 2556),
-    "09_significance.ipynb": (360, 2403),
     "10_explaining_a_score.ipynb": (396, 2560),
 }
 
