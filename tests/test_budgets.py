@@ -27,7 +27,6 @@ OVER = {
     "02_modified_precision.ipynb": (421, 1552),
     "03_brevity_penalty.ipynb": (339, 1351),
     "04_sentence_bleu.ipynb": (419, 2524),
-    "05_corpus_bleu.ipynb": (415, 2365),
     "06_tokenization.ipynb": (427, 2473),
     "07_smoothing.ipynb": (425, 2556),
     "08_reporting_bleu.ipynb": (281, 1536),
