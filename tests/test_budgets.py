@@ -24,7 +24,6 @@ CELL_LINES, WORDS, CODE_LINES = 25, 2500, 250
 # notebook: (code lines, words) it has today, over one budget or both; a notebook listed
 # here may not grow, and must leave the list once within its budgets
 OVER = {
-    "05_corpus_bleu.ipynb": (415, 2365),
     "06_tokenization.ipynb": (427, 2473),
     "07_smoothing.ipynb": (425, 2556),
     "10_explaining_a_score.ipynb": (396, 2560),
