@@ -32,7 +32,6 @@ OVER = {
     "07_smoothing.ipynb": (425, 2556),
     "08_reporting_bleu.ipynb": (281, 1536),
     "09_significance.ipynb": (360, 2403),
-    "10_explaining_a_score.ipynb": (396, 2560),
     "11_what_a_score_means.ipynb": (416, 2558),
 }
 
