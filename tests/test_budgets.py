@@ -25,7 +25,6 @@ CELL_LINES, WORDS, CODE_LINES = 25, 2500, 250
 # here may not grow, and must leave the list once within its budgets
 OVER = {
     "06_tokenization.ipynb": (427, 2473),
-    "10_explaining_a_score.ipynb": (396, 2560),
 }
 
 MAIN_PATH = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
