@@ -17,11 +17,9 @@ from .scoring import log_or_floor, sum_of_logs
 
 # %% ../notebooks/10_explaining_a_score.ipynb #c05
 def decompose(score, bp, precisions, orders):
-    """Each part's share of the lost points, 100 - score: [order 1, ..., order N, BP].
-
-    An attribution: each part gets the share of 100 - score that its term has in
-    log(score/100) = log BP + sum(log(p_n/100)) / N. Not what fixing the part would gain
-    (if_perfect)."""
+    """Each part's share of the lost points, 100 - score, [order 1, ..., order N, BP]:
+    its term's share of log(score/100) = log BP + sum(log(p_n/100)) / N. An
+    attribution, not what fixing the part would gain (if_perfect)."""
     logs = [
         math.log(p / 100) / orders if p > 0 else -math.inf for p in precisions[:orders]
     ]

@@ -23,13 +23,8 @@ def corpus_stats(list_of_references, hypotheses, max_order=4):
     # Hint: BleuStats can be added; functools.reduce(operator.add, ...) sums a sequence
     # of them
     ### BEGIN SOLUTION
-    return reduce(
-        add,
-        (
-            segment_stats(refs, hyp, max_order)
-            for refs, hyp in zip(refs_per_segment, hyps)
-        ),
-    )
+    segments = zip(refs_per_segment, hyps)
+    return reduce(add, (segment_stats(refs, hyp, max_order) for refs, hyp in segments))
     ### END SOLUTION
 
 
@@ -38,22 +33,16 @@ def nltk_floor(stats):
     """NLTK's convention: a segment adds at least 1 to every order's total (a hypothesis
     shorter than n adds 0/1)."""
     ### BEGIN SOLUTION
-    return BleuStats(
-        stats.hyp_len,
-        stats.ref_len,
-        stats.matches,
-        tuple(max(1, l) for l in stats.totals),
-    )
+    floored = tuple(max(1, total) for total in stats.totals)
+    return BleuStats(stats.hyp_len, stats.ref_len, stats.matches, floored)
     ### END SOLUTION
 
 
 def nltk_corpus_stats(refs_per_segment, hyps, max_order=4):
     """NLTK's corpus statistics: every segment's, its totals floored at 1, summed (token
     tuples, already checked)."""
-    return reduce(
-        add,
-        (
-            nltk_floor(segment_stats(refs, hyp, max_order))
-            for refs, hyp in zip(refs_per_segment, hyps)
-        ),
+    segments = zip(refs_per_segment, hyps)
+    floored = (
+        nltk_floor(segment_stats(refs, hyp, max_order)) for refs, hyp in segments
     )
+    return reduce(add, floored)

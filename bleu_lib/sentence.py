@@ -74,17 +74,14 @@ def segment_stats(refs, hyp, max_order=4):
 
 # %% ../notebooks/04_sentence_bleu.ipynb #c16c
 def fsum_of_logs(weights, logs):
-    """The log of the weighted geometric mean, sum of w_n log p_n, added exactly with
-    math.fsum (as NLTK adds it)."""
+    "The sum of w_n log p_n, added exactly with math.fsum (as NLTK adds it)."
     return math.fsum(w * x for w, x in zip(weights, logs))
 
 
 def score_from_precisions(bp, precisions, weights, log=math.log, add_logs=fsum_of_logs):
     """BP * exp(sum of w_n log p_n) over the orders with a weight: every BLEU of
-    bleu_lib ends here.
-
-    `log` and `add_logs` are how a peer computes in floats (SacreBLEU floors log 0 and
-    adds with sum(), appendix A3)."""
+    bleu_lib ends here. `log` and `add_logs` are how a peer computes in floats
+    (SacreBLEU floors log 0 and adds with sum(), appendix A3)."""
     # weight 0: no part in the mean (p may be 0/0)
     kept = [(w, p) for w, p in zip(weights, precisions) if w != 0]
     # Hint: log each kept precision, add the logs with add_logs and their weights, then
@@ -117,10 +114,9 @@ def bleu_from_stats(stats, weights=(0.25, 0.25, 0.25, 0.25)):
             zero_precision_message(stats, zero), ZeroBleuWarning, stacklevel=2
         )
         return 0.0
-    # weight 0: unused
-    precisions = [
-        m / l if w else None for w, m, l in zip(weights, stats.matches, stats.totals)
-    ]
+    # weight 0: unused (its l may be 0)
+    orders = zip(weights, stats.matches, stats.totals)
+    precisions = [m / l if w else None for w, m, l in orders]
     return score_from_precisions(
         brevity_penalty(stats.ref_len, stats.hyp_len), precisions, weights
     )

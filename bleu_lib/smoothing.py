@@ -30,12 +30,10 @@ def epsilon_counts(m, l, hyp_len, epsilon=0.1):
 
 # %% ../notebooks/07_smoothing.ipynb #c13
 def add_k_counts(m, l, hyp_len, k=1):
-    """Method 2 (Lin and Och): add k = 1 to matches and totals of every order but the
-    first."""
+    "Method 2 (Lin and Och): add k = 1 to the matches and totals of orders 2 and up."
     ### BEGIN SOLUTION
-    return list(m[:1]) + [m_n + k for m_n in m[1 : len(l)]], list(l[:1]) + [
-        l_n + k for l_n in l[1:]
-    ]
+    counts = list(m[:1]) + [m_n + k for m_n in m[1 : len(l)]]
+    return counts, list(l[:1]) + [l_n + k for l_n in l[1:]]
     ### END SOLUTION
 
 
@@ -60,8 +58,7 @@ def halving_counts(m, l, hyp_len):
 
 # %% ../notebooks/07_smoothing.ipynb #c17
 def length_counts(m, l, hyp_len, k=5):
-    """Method 4: the k-th zero count becomes (ln(hyp_len) / K)**k, smaller for a shorter
-    hypothesis."""
+    "Method 4: the k-th zero count becomes (ln(hyp_len) / K)**k, smaller when shorter."
     return zero_counts(m, l, math.log(hyp_len) / k), list(l)
 
 
@@ -86,9 +83,8 @@ def prior_counts(m, l, hyp_len, alpha=5):
     counts, totals = list(m[: min(2, len(l))]), list(l[:2])
     precisions = [m_n / l_n for m_n, l_n in zip(counts, totals)]
     for n in range(2, len(l)):
-        prior = (
-            precisions[n - 1] ** 2 / precisions[n - 2] if precisions[n - 2] > 0 else 0.0
-        )
+        before, last = precisions[n - 2], precisions[n - 1]
+        prior = last**2 / before if before > 0 else 0.0
         counts.append(m[n] + alpha * prior)
         totals.append(l[n] + alpha)
         precisions.append(counts[n] / totals[n])

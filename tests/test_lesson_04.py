@@ -8,20 +8,30 @@ keeps one telling check per idea, and these confirm it on every case it used to 
   BLEU in Python" (2019) skips the orders with p_n = 0; on every example of the post
   that is NLTK 3.2's rule, because the orders with no match always come last.
 - SacreBLEU's 13a tokenizer gives the NASA example's stored tokens (it only splits off
-  the final period), for the reference and both candidates."""
+  the final period), for the reference and both candidates.
+- The lesson's figure and prose on the geometric mean, through score_from_precisions
+  (BLEU with BP = 1): its ends, where it comes closest to the arithmetic mean, and what
+  halving p_1 or p_3 costs each mean.
+- Four precisions cannot underflow: one match in a billion n-grams at every order
+  scores 1e-9, in log form and as a product of powers alike.
+- d2l.ai's bleu() is bleu_from_stats with weights 1/2^n (they sum to 15/16): the
+  product of p_n ** (1/2**n) by hand, and d2l 1.0.3's stored numbers."""
 
 import math
+import sys
 
 import pytest
 from nltk.translate import bleu_score as nltk_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from bleu_lib import bleu_from_stats, brevity_penalty, nltk32_bleu_from_stats
-from bleu_lib import segment_stats
+from bleu_lib import bleu_from_stats, brevity_penalty
+from bleu_lib import nltk32_bleu_from_stats, segment_stats
+from bleu_lib.sentence import score_from_precisions
 from support import close, load_data, nltk_floor_artefact, quietly
 
 PUBLISHED = load_data("published_examples.json")
+OTHER_TOOLS = load_data("other_tools/outputs.json")
 # NLTK's documentation example: the paper's Example 1, candidate 1, mixed case as the
 # paper prints it, without the final period (notebook 04's hyp1 and refs1)
 EXAMPLE_1 = load_data("paper_examples.json")["precision_examples"][0]
@@ -97,3 +107,55 @@ def test_13a_tokens_of_the_nasa_example():
     texts = [(c["text"], c["tokens_13a"]) for c in nasa["candidates"]]
     for text, tokens in texts + [(nasa["reference"], nasa["reference_13a"])]:
         assert tokenize_13a(text) == tokens
+
+
+QUARTERS = (0.25, 0.25, 0.25, 0.25)
+
+
+def bleu_bp_1(p):
+    "BLEU-4 of the precisions p with BP = 1: the lesson's geometric mean."
+    return score_from_precisions(1.0, p, QUARTERS)
+
+
+def test_the_geometric_mean_figure_and_what_halving_costs():
+    p4_values = [i / 200 for i in range(201)]
+    # p_4 = 0 has no logarithm (the lesson shows the product is exactly 0 there)
+    geometric = [bleu_bp_1((0.8, 0.6, 0.4, p4)) for p4 in p4_values[1:]]
+    arithmetic = [(0.8 + 0.6 + 0.4 + p4) / 4 for p4 in p4_values]
+    assert round(geometric[-1], 2) == 0.66
+    assert close(arithmetic[-1], 0.70) and close(arithmetic[0], 0.45)
+    gaps = [a - g for a, g in zip(arithmetic[1:], geometric)]
+    closest = p4_values[1:][gaps.index(min(gaps))]
+    # below the arithmetic mean everywhere, closest (within 0.02) near p_4 = 0.6
+    assert min(gaps) >= 0 and abs(closest - 0.6) < 0.05 and min(gaps) < 0.02
+    base, halved = (0.8, 0.6, 0.4, 1), [(0.4, 0.6, 0.4, 1), (0.8, 0.6, 0.2, 1)]
+    costs = [sum(base) / 4 - sum(p) / 4 for p in halved]
+    assert close(costs[0], 0.1) and close(costs[1], 0.05), costs
+    ratios = [bleu_bp_1(p) / bleu_bp_1(base) for p in halved]
+    assert all(close(r, 2**-0.25) for r in ratios) and round(2**-0.25, 2) == 0.84
+
+
+def test_four_precisions_cannot_underflow():
+    "One match in a billion n-grams at every order: smaller than real text gives."
+    tiny = [1 / 10**9] * 4
+    product_form = math.prod(p**0.25 for p in tiny)
+    assert close(product_form, 1e-9)
+    assert math.isclose(bleu_bp_1(tiny), 1e-9, rel_tol=1e-15)
+    # far above the smallest float, about 2.2e-308
+    assert product_form > 1e-300 > sys.float_info.min
+    assert f"{sys.float_info.min:.1e}" == "2.2e-308"
+
+
+def test_d2l_bleu_is_bleu_from_stats_with_weights_one_over_two_to_the_n():
+    nasa, d2l = PUBLISHED["nasa"], OTHER_TOOLS["d2l_bleu"]
+    weights = [1 / 2**n for n in range(1, 5)]
+    for candidate, stored in zip(nasa["candidates"], d2l["scores"]):
+        stats = segment_stats(
+            [nasa["reference_13a"].split()], candidate["tokens_13a"].split()
+        )
+        ours = bleu_from_stats(stats, weights)
+        assert close(ours, stored) and ours > 1.4 * bleu_from_stats(stats)
+    # the first candidate by hand: BP times p_n ** (1/2**n) for p = 9/12 .. 1/9
+    by_hand = (9 / 12) ** (1 / 2) * (5 / 11) ** (1 / 4) * (3 / 10) ** (1 / 8)
+    by_hand *= (1 / 9) ** (1 / 16)
+    assert close(d2l["scores"][0], math.exp(1 - 14 / 12) * by_hand)
