@@ -10,6 +10,8 @@ the ratios.
         also a real corpus (one file per reference)
     python tools/benchmark.py --significance
         paired significance tests instead (see below)
+    python tools/benchmark.py --doctor
+        the doctor on 2,000 segments, against one SacreBLEU score (see below)
 
 Corpora: `shipped` is data/corpus (sys.alpha.en against ref.A.en and ref.B.en, 60
 segments); a number is that many segments generated here, deterministically (seeded):
@@ -55,7 +57,13 @@ Then, in this process, the two parts of that work apart: counting (each library'
 per-segment statistics of the 9 systems against cached references, as its command counts
 them: bleu_lib's systems_statistics) and resampling (bleu_lib's paired_test given the
 statistics; for SacreBLEU, its PairedTest's time minus its counting, which PairedTest
-does inside). Wall and CPU times, the ratios, and the 1-minute load beside each."""
+does inside). Wall and CPU times, the ratios, and the 1-minute load beside each.
+
+--doctor: `python -m bleu_lib REF1 REF2 -i SYS --doctor SCORE` on --significance's
+baseline system (2,000 segments, 2 references), for a score that one dialect reproduces
+(Hugging Face evaluate's) and for one that none does, against one whole run of
+`python -m sacrebleu REF1 REF2 -i SYS -m bleu`, interleaved over --repeat rounds: how
+many SacreBLEU runs the doctor's search over every dialect and setting costs."""
 
 import argparse
 import gc
@@ -882,6 +890,39 @@ def benchmark_significance(repeat):
         )
 
 
+def benchmark_doctor(repeat):
+    "The doctor's whole command against one SacreBLEU command, on 2,000 segments."
+    from bleu_lib.dialects import score
+
+    with tempfile.TemporaryDirectory(prefix="bleu-doctor-") as folder:
+        refs, systems = significance_corpus(folder)
+        lines = [Path(p).read_text(encoding="utf-8").splitlines() for p in refs]
+        hyps = Path(systems[0]).read_text(encoding="utf-8").splitlines()
+        reported = f"{score(hyps, lines, 'hf-evaluate').score:.2f}"
+        base = [sys.executable, "-m"]
+        runs = {
+            "one score (sacrebleu -m bleu)": base
+            + ["sacrebleu", *refs, "-i", systems[0]],
+            f"doctor, {reported} (hf-evaluate's)": base
+            + ["bleu_lib", *refs, "-i", systems[0], "--doctor", reported],
+            "doctor, 99.99 (nothing reproduces)": base
+            + ["bleu_lib", *refs, "-i", systems[0], "--doctor", "99.99"],
+        }
+        timings = {label: [] for label in runs}
+        for _ in range(repeat):
+            for label, command in runs.items():
+                timings[label].append(timed_subprocess(command))
+        print(f"2,000 segments, 2 references; best of {repeat} interleaved rounds")
+        print(
+            f"{'command':40} {'wall':>8} {'CPU':>8} {'load':>5}   {'/ one score':>11}"
+        )
+        one = best(timings["one score (sacrebleu -m bleu)"])
+        for label, times in timings.items():
+            wall, cpu, load = best(times)
+            ratio = wall / one[0]
+            print(f"{label:40} {wall:7.2f}s {cpu:7.2f}s {load:5.2f}   {ratio:10.1f}x")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -925,6 +966,11 @@ def main(argv=None):
         ),
     )
     parser.add_argument(
+        "--doctor",
+        action="store_true",
+        help="time the doctor (--doctor) against one SacreBLEU score",
+    )
+    parser.add_argument(
         "--child",
         nargs=3,
         metavar=("TASK", "LIBRARY", "FOLDER"),
@@ -939,6 +985,9 @@ def main(argv=None):
         parser.error("--hyp needs its reference files: --ref REF1 [REF2 ...]")
     if args.significance:
         benchmark_significance(args.repeat)
+        return
+    if args.doctor:
+        benchmark_doctor(args.repeat)
         return
     benchmark_corpora(args)
 
