@@ -73,10 +73,9 @@ def tokenize_char(line):
 
 
 # %% ../notebooks/06_tokenization.ipynb #c16a
-# SacreBLEU's table of Chinese characters, as Python reads it: ideographs, with two
-# entries Python misreads (\u2001-\u2a6d was meant as Extension B, U+20000-U+2A6D6,
-# \u2f81-\u2fa1 as U+2F800-U+2FA1D); then full-width forms, radicals, CJK punctuation,
-# strokes, phonetic and other symbols. Appendix A8 checks it on every code point.
+# SacreBLEU's table of Chinese characters, as Python reads it: ideographs (two entries
+# misread: \u2001-\u2a6d was meant as Extension B, \u2f81-\u2fa1 as the Compatibility
+# Supplement), full-width forms, radicals, CJK punctuation, strokes and other symbols
 CHINESE = re.compile(
     "[\u3400-\u4db5\u4e00-\u9fa5\u9fa6-\u9fbb\uf900-\ufa2d\ufa30-\ufa6a\ufa70-\ufad9"
     "\u2001-\u2a6d\u2f81-\u2fa1\uff00-\uffef\u2e80-\u2eff\u3000-\u303f\u31c0-\u31ef"

@@ -28,7 +28,6 @@ OVER = {
     "03_brevity_penalty.ipynb": (339, 1351),
     "04_sentence_bleu.ipynb": (419, 2524),
     "05_corpus_bleu.ipynb": (415, 2365),
-    "06_tokenization.ipynb": (427, 2473),
     "07_smoothing.ipynb": (425, 2556),
     "08_reporting_bleu.ipynb": (281, 1536),
     "09_significance.ipynb": (360, 2403),
