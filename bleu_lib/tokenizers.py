@@ -9,9 +9,6 @@ __all__ = [
     "PERIOD_OR_COMMA_AFTER_NON_DIGIT",
     "PERIOD_OR_COMMA_BEFORE_NON_DIGIT",
     "DASH_AFTER_DIGIT",
-    "IDEOGRAPH_RANGES",
-    "SYMBOL_RANGES",
-    "CHINESE_RANGES",
     "CHINESE",
     "split_punctuation_rule_by_rule",
     "tokenize_13a",
@@ -27,10 +24,8 @@ import re
 from functools import lru_cache
 
 # %% ../notebooks/06_tokenization.ipynb #c06
-# mteval-v13a.pl's first rule, s/([\{-\~\[-\` -\&\(-\+\:-\@\/])/ $1 /g, puts spaces
-# around every character in these ranges: { | } ~, [ \ ] ^ _ `, space ! " # $ % &, ( ) *
-# +, : ; < = > ? @, and /. Missing on purpose: the apostrophe, comma, hyphen and period,
-# which the next rules treat with care. A translation table does the same.
+# mteval-v13a.pl's first rule, s/([\{-\~\[-\` -\&\(-\+\:-\@\/])/ $1 /g, spaces out
+# these characters (not ' , - and ., which the next rules treat with care)
 PUNCTUATION = '{|}~[\\]^_` !"#$%&()*+:;<=>?@/'
 SPACE_AROUND_PUNCTUATION = str.maketrans({char: f" {char} " for char in PUNCTUATION})
 PERIOD_OR_COMMA_AFTER_NON_DIGIT = re.compile(r"([^0-9])([\.,])")
@@ -51,93 +46,50 @@ def split_punctuation_rule_by_rule(line):
 
 # %% ../notebooks/06_tokenization.ipynb #c10
 def tokenize_13a(line, split=split_punctuation_rule_by_rule):
-    """SacreBLEU's default tokenizer, mteval-v13a's: tokenize_13a('It costs $5.50.') ->
-    'It costs $ 5.50 .' (`split`: the punctuation rules; appendix A8 passes a faster
-    function with the same result)"""
+    """SacreBLEU's default, mteval-v13a's: 'It costs $5.50.' -> 'It costs $ 5.50 .'
+    (`split`: the punctuation rules; appendix A8 passes a faster one, same result)"""
     # Hint: drop <skipped>, join -\n, newlines to spaces, unescape four entities in
     # mteval's order, pad, split
     ### BEGIN SOLUTION
     line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
     if "&" in line:
-        line = (
-            line.replace("&quot;", '"')
-            .replace("&amp;", "&")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-        )
+        for entity, char in zip(["&quot;", "&amp;", "&lt;", "&gt;"], '"&<>'):
+            line = line.replace(entity, char)
     return split(f" {line} ")
     ### END SOLUTION
 
 
 # %% ../notebooks/06_tokenization.ipynb #c14
 def tokenize_none(line):
-    """No tokenization: BLEU splits on whitespace only. For text you have tokenized
-    yourself."""
+    "No tokenization: BLEU splits on whitespace only (for text you tokenized yourself)."
     return line
 
 
 @lru_cache(maxsize=2**16)
 def tokenize_char(line):
-    """Every character is a token: tokenize_char('ab c') -> 'a b   c' (BLEU then splits
-    on whitespace)."""
+    "Every character is a token: tokenize_char('ab c') -> 'a b   c'."
     ### BEGIN SOLUTION
     return " ".join(line)
     ### END SOLUTION
 
 
 # %% ../notebooks/06_tokenization.ipynb #c16a
-# SacreBLEU's table of Chinese characters, as Python reads it (inclusive code point
-# ranges). First the ideographs, and two entries Python misreads.
-IDEOGRAPH_RANGES = [
-    # CJK Unified Ideographs and Extension A
-    (0x3400, 0x4DB5),
-    (0x4E00, 0x9FA5),
-    (0x9FA6, 0x9FBB),
-    # CJK Compatibility Ideographs
-    (0xF900, 0xFA2D),
-    (0xFA30, 0xFA6A),
-    (0xFA70, 0xFAD9),
-    # meant as Extension B (U+20000-U+2A6D6), read as this: punctuation, currency,
-    # arrows, maths
-    (0x2001, 0x2A6D),
-    # meant as the Compatibility Supplement (U+2F800-U+2FA1D), read as this
-    (0x2F81, 0x2FA1),
-]
-
-# %% ../notebooks/06_tokenization.ipynb #c16b
-# then full-width forms, radicals, CJK punctuation and symbols
-SYMBOL_RANGES = [
-    (0xFF00, 0xFFEF),  # full-width ASCII and punctuation, half-width kana, Hangul
-    # radicals, CJK punctuation, strokes
-    (0x2E80, 0x2EFF),
-    (0x3000, 0x303F),
-    (0x31C0, 0x31EF),
-    (0x2F00, 0x2FDF),
-    (0x2FF0, 0x2FFF),
-    (0x3100, 0x312F),
-    (0x31A0, 0x31BF),  # phonetic symbols
-    (0xFE10, 0xFE1F),
-    (0xFE30, 0xFE4F),
-    (0x2600, 0x26FF),
-    (0x2700, 0x27BF),
-    (0x3200, 0x32FF),
-    (0x3300, 0x33FF),
-]
-CHINESE_RANGES = IDEOGRAPH_RANGES + SYMBOL_RANGES
-
-# %% ../notebooks/06_tokenization.ipynb #c16
+# SacreBLEU's table of Chinese characters, as Python reads it: ideographs (two entries
+# misread: \u2001-\u2a6d was meant as Extension B, \u2f81-\u2fa1 as the Compatibility
+# Supplement), full-width forms, radicals, CJK punctuation, strokes and other symbols
 CHINESE = re.compile(
-    "["
-    + "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in CHINESE_RANGES)
-    + "]"
+    "[\u3400-\u4db5\u4e00-\u9fa5\u9fa6-\u9fbb\uf900-\ufa2d\ufa30-\ufa6a\ufa70-\ufad9"
+    "\u2001-\u2a6d\u2f81-\u2fa1\uff00-\uffef\u2e80-\u2eff\u3000-\u303f\u31c0-\u31ef"
+    "\u2f00-\u2fdf\u2ff0-\u2fff\u3100-\u312f\u31a0-\u31bf\ufe10-\ufe1f\ufe30-\ufe4f"
+    "\u2600-\u26ff\u2700-\u27bf\u3200-\u32ff\u3300-\u33ff]"
 )
 
 
+# %% ../notebooks/06_tokenization.ipynb #c16
 def tokenize_zh(line, split=split_punctuation_rule_by_rule):
     """SacreBLEU's zh: every Chinese character (by its table) is a token, the rest
     follows 13a's punctuation rules."""
-    # Hint: strip the line, put spaces around every match of CHINESE, then
-    # split (no padding)
+    # Hint: strip the line, space out every match of CHINESE, then split (no padding)
     ### BEGIN SOLUTION
     return split(CHINESE.sub(r" \g<0> ", line.strip()))
     ### END SOLUTION
@@ -146,24 +98,20 @@ def tokenize_zh(line, split=split_punctuation_rule_by_rule):
 # %% ../notebooks/06_tokenization.ipynb #c20
 @lru_cache(maxsize=None)
 def intl_rules():
-    """mteval-v14's rules, which need Unicode categories: P punctuation, S symbols, N
-    numbers (the regex package)."""
+    """mteval-v14's rules, compiled once: punctuation (P) after a non-number (N), then
+    before one; then every symbol (S)."""
     import regex  # Python's re has no \p{...}; regex comes with SacreBLEU
 
     return [
-        # punctuation after a non-number
         (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
-        # punctuation before a non-number
         (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
-        # every symbol
         (regex.compile(r"(\p{S})"), r" \1 "),
     ]
 
 
 @lru_cache(maxsize=2**16)
 def tokenize_intl(line):
-    """SacreBLEU's intl: Unicode punctuation and symbols become tokens, except
-    punctuation inside numbers."""
+    "SacreBLEU's intl: Unicode punctuation and symbols become tokens (3,5 stays whole)."
     for rule, replacement in intl_rules():
         line = rule.sub(replacement, line)
     return " ".join(line.split())

@@ -21,12 +21,6 @@ from support import ROOT
 
 CELL_LINES, WORDS, CODE_LINES = 25, 2500, 250
 
-# notebook: (code lines, words) it has today, over one budget or both; a notebook listed
-# here may not grow, and must leave the list once within its budgets
-OVER = {
-    "06_tokenization.ipynb": (427, 2473),
-}
-
 MAIN_PATH = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
@@ -45,20 +39,8 @@ def test_a_lesson_keeps_its_budgets(path):
         f"{path.name} has a code cell of {longest} lines: split it where the reader "
         f"would pause (at most {CELL_LINES}), or move it to the appendix"
     )
-    allowed = OVER.get(path.name, (CODE_LINES, WORDS))
-    most_lines, most_words = max(CODE_LINES, allowed[0]), max(WORDS, allowed[1])
-    assert lines <= most_lines, (
-        f"{path.name} has {lines} lines of code, more than {most_lines}: move checks "
+    assert lines <= CODE_LINES, (
+        f"{path.name} has {lines} lines of code, more than {CODE_LINES}: move checks "
         "that repeat a test to tests/, engineering to the appendix"
     )
-    assert words <= most_words, (
-        f"{path.name} has {words} words of prose, more than {most_words}"
-    )
-    if path.name in OVER:
-        assert lines > CODE_LINES or words > WORDS, (
-            f"{path.name} is within its budgets now: take it out of OVER"
-        )
-
-
-def test_only_main_path_notebooks_are_listed():
-    assert set(OVER) <= {path.name for path in MAIN_PATH}
+    assert words <= WORDS, f"{path.name} has {words} words of prose, more than {WORDS}"
