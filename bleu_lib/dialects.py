@@ -12,6 +12,7 @@ __all__ = [
     "MTEVAL",
     "DIALECTS",
     "T2T_RULES",
+    "ASCII_LOWER",
     "SPLITS",
     "LOWERCASE",
     "MISSING",
@@ -45,6 +46,7 @@ __all__ = [
 # %% ../notebooks/A10_dialects.ipynb #d04
 import itertools
 import operator
+import string
 import sys
 from dataclasses import dataclass
 from functools import reduce
@@ -129,11 +131,12 @@ def tokenize_t2t(line):
     return " ".join(line.split())
 
 
+ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
 def lowercase_ascii(line):
     "mteval-v13a.pl's tr/[A-Z]/[a-z]/: A to Z only."
-    return line.translate(
-        str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-    )
+    return line.translate(ASCII_LOWER)
 
 
 # %% ../notebooks/A10_dialects.ipynb #d11
@@ -198,7 +201,7 @@ def precisions(m, l, settings):
 
 
 def log_of(p_n):
-    "log p_n: SacreBLEU's floor for 0 (notebook 04), and 0 for an order that drops out."
+    "log p_n: SacreBLEU's floor for 0 (appendix A3), and 0 for an order that drops out."
     return 0.0 if p_n is None else log_or_floor(p_n)
 
 
