@@ -35,6 +35,7 @@ __all__ = [
     "segments",
     "score_rows",
     "score",
+    "steps",
     "reference_sets",
     "printed_precision",
     "Diagnosis",
@@ -324,6 +325,21 @@ def score(hypotheses, references, dialect="sacrebleu", **settings):
     if not rows:
         raise ValueError("hypotheses is empty: there is nothing to score")
     return DialectScore(score_rows(rows, settings), settings)
+
+
+# %% ../notebooks/A10_dialects.ipynb #d38
+def steps(hypotheses, references, dialect, **settings):
+    """[(rule, value, score)]: SacreBLEU 2.x's score, then the dialect's rules (and
+    `settings`) turned on one at a time, the last row the dialect's own score."""
+    check_settings(dialect, settings)
+    changes = {**DIALECTS[dialect], **settings}
+    rows = [("SacreBLEU 2.x", "", score(hypotheses, references).score)]
+    turned_on = {}
+    for rule, value in changes.items():
+        if SACREBLEU[rule] != value:
+            turned_on[rule] = value
+            rows.append((rule, value, score(hypotheses, references, **turned_on).score))
+    return rows
 
 
 # %% ../notebooks/A10_dialects.ipynb #d31

@@ -20,6 +20,7 @@ from bleu_lib.dialects import (
     SACREBLEU,
     doctor,
     score,
+    steps,
 )
 from support import ROOT, load_data
 
@@ -222,3 +223,18 @@ def test_the_readmes_table_of_dialects():
     printed = {row.split("`")[1]: row.rstrip(" |").rsplit("| ", 1)[1] for row in rows}
     for name in DIALECTS:
         assert printed[name] == f"{score(BETA, SHIPPED[name], name).score:.2f}", name
+
+
+@pytest.mark.parametrize("name", DIALECTS)
+def test_steps_go_from_sacrebleu_to_the_dialect(name):
+    rows = steps(BETA, SHIPPED[name], name)
+    assert rows[0][2] == score(BETA, SHIPPED[name]).score
+    assert math.isclose(
+        rows[-1][2], score(BETA, SHIPPED[name], name).score, rel_tol=1e-12
+    )
+    changed = {
+        rule: value
+        for rule, value in DIALECTS[name].items()
+        if SACREBLEU[rule] != value
+    }
+    assert [(rule, value) for rule, value, _ in rows[1:]] == list(changed.items())
