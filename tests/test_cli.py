@@ -689,16 +689,15 @@ def test_a_full_disk_is_an_error_not_a_traceback():
 
 
 def test_the_doctor_names_hugging_face_for_its_number():
-    refs, beta = REFS, BETA
-    status, out, _ = command(*refs, "-i", beta, "--doctor", "36.45")
+    status, out, _ = command(*REFS, "-i", BETA, "--doctor", "36.45")
     found = json.loads(out)
     assert status == 0 and [d["settings"]["dialect"] for d in found] == ["hf-evaluate"]
     assert 36.445 <= found[0]["score"] <= 36.455 and found[0]["reproduces"]
-    status, out, _ = command(*refs, "-i", beta, "--doctor", "36.45", "-f", "text")
+    status, out, _ = command(*REFS, "-i", BETA, "--doctor", "36.45", "-f", "text")
     assert out.splitlines()[0] == "1 configuration reproduces 36.45, simplest first:"
-    status, out, _ = command(*refs, "-i", beta, "--doctor", "99")
+    status, out, _ = command(*REFS, "-i", BETA, "--doctor", "99")
     assert status == 0 and not json.loads(out)[0]["reproduces"]
-    status, _, err = command(*refs, "-i", beta, "--doctor", "high")
+    status, _, err = command(*REFS, "-i", BETA, "--doctor", "high")
     assert status == 2 and "--doctor: the reported score must be a number" in err
-    status, _, err = command(*refs, "-i", beta, ALPHA, "--doctor", "30")
+    status, _, err = command(*REFS, "-i", BETA, ALPHA, "--doctor", "30")
     assert status != 0 and "one system" in err
