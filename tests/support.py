@@ -73,6 +73,11 @@ def barnhart_tokens(refs_per_segment, hyps):
     ]
 
 
+def data_lines(name, folder="corpus"):
+    "The lines of a text file of data/ (data/corpus/ unless `folder` says otherwise)."
+    return (ROOT / "data" / folder / name).read_text(encoding="utf-8").splitlines()
+
+
 def load_data(name):
     "A JSON file of data/ (the worked examples the notebooks use too)."
     return json.loads((ROOT / "data" / name).read_text(encoding="utf-8"))

@@ -26,7 +26,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from bleu_lib import tokenizers as lesson
 from bleu_lib.corpus import corpus_stats
 from bleu_lib.sentence import bleu_from_stats
-from support import ROOT, quietly
+from support import data_lines, quietly
 
 SETTINGS = ["13a", "13a, lowercase", "none", "intl", "char"]
 TOKENIZERS = {
@@ -38,13 +38,9 @@ TOKENIZERS = {
 }
 
 
-def read_lines(name, folder="corpus"):
-    return (ROOT / "data" / folder / name).read_text(encoding="utf-8").splitlines()
-
-
-REFS = [read_lines("ref.A.en"), read_lines("ref.B.en")]
-SYSTEMS = {"alpha": read_lines("sys.alpha.en"), "beta": read_lines("sys.beta.en")}
-ZH_REF, ZH_SYS = read_lines("ref.zh", "zh"), read_lines("sys.zh", "zh")
+REFS = [data_lines("ref.A.en"), data_lines("ref.B.en")]
+SYSTEMS = {"alpha": data_lines("sys.alpha.en"), "beta": data_lines("sys.beta.en")}
+ZH_REF, ZH_SYS = data_lines("ref.zh", "zh"), data_lines("sys.zh", "zh")
 
 
 def sacrebleu(setting, hyps, refs):

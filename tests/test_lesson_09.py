@@ -24,15 +24,11 @@ from bleu_lib import significance as library
 from bleu_lib.metric import BLEU
 from bleu_lib.resampling import interval
 from bleu_lib.sentence import segment_stats
-from support import ROOT
+from support import data_lines
 
 
-def read_lines(name):
-    return (ROOT / "data" / "corpus" / name).read_text(encoding="utf-8").splitlines()
-
-
-REF_A = read_lines("ref.A.en")
-ALPHA, BETA = read_lines("sys.alpha.en"), read_lines("sys.beta.en")
+REF_A = data_lines("ref.A.en")
+ALPHA, BETA = data_lines("sys.alpha.en"), data_lines("sys.beta.en")
 ONE, EIGHT = BETA[:1] + ALPHA[1:], BETA[:8] + ALPHA[8:]  # alpha, 1 or 8 of beta
 OURS, THEIRS = BLEU(references=[REF_A]), SacreBLEU(references=[REF_A])
 

@@ -13,14 +13,10 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib.agreement import VARIANTS, kendall_tau, pearson
 from bleu_lib.metric import BLEU
-from support import ROOT, close
+from support import ROOT, close, data_lines
 
 
-def read_lines(name):
-    return (ROOT / "data" / "corpus" / name).read_text(encoding="utf-8").splitlines()
-
-
-REF_A, REF_B, ALPHA = map(read_lines, ["ref.A.en", "ref.B.en", "sys.alpha.en"])
+REF_A, REF_B, ALPHA = map(data_lines, ["ref.A.en", "ref.B.en", "sys.alpha.en"])
 # the lesson's first table: (translation, scored against) -> (hypotheses, references)
 SETTINGS = {
     ("reference B", "A"): (REF_B, [REF_A]),
