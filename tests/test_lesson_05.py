@@ -23,7 +23,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from bleu_lib import bleu_from_stats, brevity_penalty, corpus_bleu, corpus_stats
 from bleu_lib import nltk32_bleu_from_stats, segment_stats, sentence_bleu
 from bleu_lib.corpus import nltk_corpus_stats
-from support import ROOT, barnhart_tokens, close, load_data, quietly
+from support import barnhart_tokens, close, data_lines, load_data, quietly
 from support import sacrebleu_on_tokens
 
 # every test here is a hidden test of the corpus stage
@@ -93,8 +93,7 @@ def test_the_repository_s_rule_is_nltk32_s_on_the_chicken_corpus():
 
 def read_segments(name):
     "notebook 05's reader: one segment a line, split on whitespace."
-    lines = (ROOT / "data" / "corpus" / name).read_text(encoding="utf-8")
-    return [line.split() for line in lines.splitlines()]
+    return [line.split() for line in data_lines(name)]
 
 
 REFS_AB = [[a, b] for a, b in zip(read_segments("ref.A.en"), read_segments("ref.B.en"))]

@@ -21,7 +21,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from bleu_lib import modified_precision
 from bleu_lib.explain import Highlight, explain, if_perfect, sentence_scores
 from bleu_lib.metric import BLEU
-from support import ROOT, load_data
+from support import data_lines, load_data
 
 PAPER = load_data("paper_examples.json")["precision_examples"]
 NASA = load_data("published_examples.json")["nasa"]
@@ -33,11 +33,7 @@ SENTENCES = {
     "nasa-candidate-2": (NASA["candidates"][1]["text"], [NASA["reference"]]),
 }
 PARTS = [1, 2, 3, 4, "brevity"]
-CORPUS = ROOT / "data" / "corpus"
-REFS = [
-    (CORPUS / name).read_text(encoding="utf-8").splitlines()
-    for name in ("ref.A.en", "ref.B.en")
-]
+REFS = [data_lines("ref.A.en"), data_lines("ref.B.en")]
 
 
 def made_perfect(result, perfect):
@@ -96,7 +92,7 @@ def test_the_highlight_counts_what_the_paper_and_modified_precision_count(exampl
 
 @pytest.mark.parametrize("name, median", [("alpha", 78), ("beta", 34)])
 def test_the_histogram_s_sentence_scores_are_sacrebleus(name, median):
-    hyps = (CORPUS / f"sys.{name}.en").read_text(encoding="utf-8").splitlines()
+    hyps = data_lines(f"sys.{name}.en")
     scores = sentence_scores(BLEU(references=REFS), hyps)
     sacre = SacreBLEU(effective_order=True)
     assert scores.tolist() == [
