@@ -294,9 +294,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def sample_count(text):
-    """A number of resamples or trials: a whole number from 1 to notebook 09's
+    """A number of resamples or trials: a whole number from 1 to notebook 10's
     MAX_SAMPLES (a million)."""
-    # notebook 09 needs NumPy: imported only when asked for
+    # notebook 10 needs NumPy: imported only when asked for
     from bleu_lib.significance import MAX_SAMPLES
 
     if not re.fullmatch(r"[0-9]+", text) or not 1 <= int(text) <= MAX_SAMPLES:
@@ -486,7 +486,7 @@ def parse_args(argv=None):
         metavar="FILE",
         help=(
             "also write an HTML page explaining one system's score, or comparing two "
-            "(bleu_lib only; notebook 10)"
+            "(bleu_lib only; notebook 11)"
         ),
     )
     parser.add_argument(
@@ -886,7 +886,7 @@ def signature_with_test(metric, seed, test, n, short):
 def paired_tests(args, systems, metric):
     """--paired-bs or --paired-ar: the lines SacreBLEU prints for each system compared
     with the first, the baseline."""
-    # notebook 09 (NumPy)
+    # notebook 10 (NumPy)
     from bleu_lib.significance import (
         paired_test,
         seed_from_environment,
@@ -954,7 +954,7 @@ ALL_PAIRS_NOTES = """\
 
 
 def all_pairs(args, systems, metric):
-    """--paired-all: notebook 09's compare_all as two tables (systems, then pairs) or
+    """--paired-all: notebook 10's compare_all as two tables (systems, then pairs) or
     JSON, with notes and the signature."""
     from bleu_lib.significance import (
         compare_all,
@@ -1015,9 +1015,9 @@ def all_pairs(args, systems, metric):
 
 # %% ../notebooks/A4_command_line.ipynb #c11h
 def write_report(path, systems, streams, metric, quiet=False):
-    """--report: notebook 10's HTML page for one system or two, written before the
+    """--report: notebook 11's HTML page for one system or two, written before the
     scores are printed."""
-    from bleu_lib.explain import report_html  # notebook 10 (NumPy)
+    from bleu_lib.explain import report_html  # notebook 11 (NumPy)
 
     if len(systems) > 2:
         raise InputError(

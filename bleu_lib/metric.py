@@ -272,7 +272,7 @@ class BLEU:
         )
         order = self.max_ngram_order
         result = self._score(row_stats(total, order))
-        if n_bootstrap > 1:  # notebook 09 explains these functions
+        if n_bootstrap > 1:  # notebook 10 explains these functions
             from bleu_lib.significance import (
                 bootstrap_indices,
                 bootstrap_scores,
@@ -303,7 +303,7 @@ class BLEU:
 
     def segment_rows(self, hypotheses, references=None, jobs=None):
         """Every segment's row [c, r, m_1..m_N, l_1..l_N], end to end in an array('q'):
-        what notebook 09 resamples."""
+        what notebook 10 resamples."""
         return self._count(hypotheses, references, jobs, keep_rows=True)[1]
 
     def reference_limits(self):

@@ -59,8 +59,8 @@ EXPECTED = {
     ("02_modified_precision", "culprit_1"): credited_by_mistake(NOTES_REF, NOTES_HYP)[
         0
     ],
-    ("09_significance", "answer_2"): holm_significant([0.01, 0.02, 0.03, 0.04], 0.05),
-    ("11_what_a_score_means", "answer_1"): tau_a([1, 2, 3, 4], [1, 3, 2, 4]),
+    ("10_significance", "answer_2"): holm_significant([0.01, 0.02, 0.03, 0.04], 0.05),
+    ("12_what_a_score_means", "answer_1"): tau_a([1, 2, 3, 4], [1, 3, 2, 4]),
 }
 
 

@@ -1,4 +1,4 @@
-"""Notebook 10 and appendix A7: explanations add up to the score, a fix's gain is
+"""Notebook 11 and appendix A7: explanations add up to the score, a fix's gain is
 SacreBLEU's score of the counts made perfect, highlights count what modified_precision
 counts, the report stands alone.
 
@@ -179,7 +179,7 @@ def test_a_fix_gains_what_sacrebleu_gives_the_counts_made_perfect(
             ) == made_perfect(result, part, explanation.orders)
 
 
-# Case table: the NASA example (notebook 10, data/published_examples.json), candidate
+# Case table: the NASA example (notebook 11, data/published_examples.json), candidate
 # 1 as 13a tokenizes it: c = 12, r = 14, p_n = 9/12, 5/11, 3/10, 1/9
 NASA_BP, NASA_P = math.exp(1 - 14 / 12), [75.0, 500 / 11, 30.0, 100 / 9]
 IF_PERFECT = {

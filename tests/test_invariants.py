@@ -115,7 +115,7 @@ def test_nltk_corpus_smoothing_5_to_7_depends_on_segment_order_like_nltk():
     of the two orders)."""
     from nltk.translate import bleu_score as nltk_bleu
 
-    cat = "the cat sat on the mat".split()  # notebook 09's example
+    cat = "the cat sat on the mat".split()  # notebook 10's example
     doc_hyp = (
         "It is a guide to action which ensures that the military always obeys the "
         "commands of the party"

@@ -1,83 +1,101 @@
-"""Notebook 11's regression checks, moved here so that the lesson keeps one short check
-per idea: every corpus BLEU the lesson prints is SacreBLEU's, and the system-level
-correlations with MQM are the ones data/mqm/README.md measured.
+"""Notebook 11's checks over many cases, moved out of the lesson (issue 25): the lesson
+keeps one telling check per idea, and these confirm it on every case it used to check.
 
-(Appendix A9 checks the sentence-level numbers: sentence BLEU against SacreBLEU, and
-Kendall's tau within sentences against the README's "about 0.09".)"""
+- A fix's score (`if_perfect`) is SacreBLEU's own score of the counts made perfect
+  (every n-gram of an order matched, or r = c), to the bit, for every part and every
+  pair of parts, on the paper's Example 1 (candidate 1) and both NASA candidates; with
+  nothing perfect it is the score itself; the gains rank the parts as the shares do,
+  and no gain exceeds its share.
+- The highlight counts what the paper states and what modified_precision counts
+  (bleu_lib's and NLTK's), on each of the paper's examples in the paper's normalization.
+- Every sentence score of both systems that the lesson's histogram draws is SacreBLEU's
+  sentence_bleu, and the medians the lesson quotes are 78 and 34."""
 
-import statistics
-from collections import defaultdict
+from itertools import combinations
 
+import numpy as np
 import pytest
+from nltk.translate import bleu_score as nltk_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-from bleu_lib.agreement import VARIANTS, kendall_tau, pearson
+from bleu_lib import modified_precision
+from bleu_lib.explain import Highlight, explain, if_perfect, sentence_scores
 from bleu_lib.metric import BLEU
-from support import ROOT, close, data_lines
+from support import data_lines, load_data
 
-
-REF_A, REF_B, ALPHA = map(data_lines, ["ref.A.en", "ref.B.en", "sys.alpha.en"])
-# the lesson's first table: (translation, scored against) -> (hypotheses, references)
-SETTINGS = {
-    ("reference B", "A"): (REF_B, [REF_A]),
-    ("reference A", "B"): (REF_A, [REF_B]),
-    ("alpha", "A"): (ALPHA, [REF_A]),
-    ("alpha", "B"): (ALPHA, [REF_B]),
-    ("alpha", "A and B"): (ALPHA, [REF_A, REF_B]),
+PAPER = load_data("paper_examples.json")["precision_examples"]
+NASA = load_data("published_examples.json")["nasa"]
+# the hypotheses the lesson explains, and their references (SacreBLEU's sentence
+# settings: 13a tokens, cased, effective order)
+SENTENCES = {
+    "paper-example-1-candidate-1": (PAPER[0]["hypothesis"], PAPER[0]["references"]),
+    "nasa-candidate-1": (NASA["candidates"][0]["text"], [NASA["reference"]]),
+    "nasa-candidate-2": (NASA["candidates"][1]["text"], [NASA["reference"]]),
 }
+PARTS = [1, 2, 3, 4, "brevity"]
+REFS = [data_lines("ref.A.en"), data_lines("ref.B.en")]
 
 
-@pytest.mark.parametrize("setting", SETTINGS, ids=" against ".join)
-def test_a_human_translation_and_alpha_score_as_in_sacrebleu(setting):
-    hyps, refs = SETTINGS[setting]
-    ours = BLEU().corpus_score(hyps, refs).score
-    assert close(ours, SacreBLEU().corpus_score(hyps, refs).score), setting
+def made_perfect(result, perfect):
+    """SacreBLEU's own score of the counts with the parts in `perfect` made perfect:
+    every n-gram of that order matched, or r = c (sentence settings)."""
+    correct, ref_len = list(result.counts), result.ref_len
+    for n in set(perfect) - {"brevity"}:
+        correct[n - 1] = result.totals[n - 1]
+    if "brevity" in perfect:
+        ref_len = min(ref_len, result.sys_len)
+    return SacreBLEU.compute_bleu(
+        correct, list(result.totals), result.sys_len, ref_len, "exp", None, True, 4
+    ).score
 
 
-@pytest.fixture(scope="module")
-def mqm_data():
-    """Each system's translations and MQM scores by segment, as notebook 11 reads
-    data/mqm/wmt21_ted_ende.tsv; 'ref' is the human translation."""
-    path = ROOT / "data" / "mqm" / "wmt21_ted_ende.tsv"
-    output, mqm = defaultdict(dict), defaultdict(dict)
-    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
-        seg, system, _, score, _, _, text = line.split("\t")
-        output[system][int(seg)], mqm[system][int(seg)] = text, float(score)
-    return output, mqm
+@pytest.mark.stage(name="breakdown")
+@pytest.mark.parametrize("name", SENTENCES)
+def test_a_fix_scores_what_sacrebleu_gives_the_counts_made_perfect(name):
+    explanation = explain(*SENTENCES[name])
+    bp, precisions = explanation.bp, explanation.precisions
+    assert if_perfect(bp, precisions, 4) == explanation.score
+    for k in (1, 2):
+        for perfect in combinations(PARTS, k):
+            assert if_perfect(bp, precisions, 4, set(perfect)) == made_perfect(
+                explanation.result, perfect
+            ), f"{perfect} made perfect"
+    gains, shares = explanation.gains(), explanation.losses
+    rank = lambda values: sorted(range(len(PARTS)), key=values.__getitem__)  # noqa: E731
+    assert rank(gains) == rank(shares), "the gains rank the parts as the shares do"
+    assert all(gain <= share for gain, share in zip(gains, shares))
 
 
-@pytest.fixture(scope="module")
-def system_level(mqm_data):
-    "Corpus BLEU against 'ref' and mean MQM of each of the 13 systems, and of 'ref'."
-    output, mqm = mqm_data
-    segments = sorted(output["ref"])
-    reference = [output["ref"][seg] for seg in segments]
-    bleu = {
-        name: BLEU().corpus_score([output[name][s] for s in segments], [reference])
-        for name in output
-        if name != "ref"
-    }
-    mean_mqm = {name: statistics.mean(scores.values()) for name, scores in mqm.items()}
-    return bleu, mean_mqm, segments, reference
+def paper_tokens(sentence):
+    "The paper's normalization (data/paper_examples.json): lower-case, no final period."
+    return sentence.lower().rstrip(".").split()
 
 
-def test_every_system_s_corpus_bleu_is_sacrebleu_s(mqm_data, system_level):
-    output, _ = mqm_data
-    bleu, _, segments, reference = system_level
-    assert len(bleu) == 13
-    for name, result in bleu.items():
-        hyps = [output[name][seg] for seg in segments]
-        assert close(result.score, SacreBLEU().corpus_score(hyps, [reference]).score), (
-            name
-        )
+@pytest.mark.stage(name="breakdown")
+@pytest.mark.parametrize("example", PAPER, ids=lambda example: example["id"])
+def test_the_highlight_counts_what_the_paper_and_modified_precision_count(example):
+    hyp = paper_tokens(example["hypothesis"])
+    refs = [paper_tokens(ref) for ref in example["references"]]
+    for n, (matched, total) in enumerate(Highlight(hyp, refs).counts(), 1):
+        if str(n) in example["precisions"]:
+            assert [matched, total] == example["precisions"][str(n)]
+        # with no n-gram at all, the denominator is 1
+        for precision in (
+            modified_precision(refs, hyp, n),
+            nltk_bleu.modified_precision(refs, hyp, n),
+        ):
+            assert (precision.numerator, precision.denominator) == (
+                matched,
+                max(total, 1),
+            ), f"order {n}"
 
 
-def test_system_level_correlations_are_the_data_readme_s(system_level):
-    bleu, mean_mqm, _, _ = system_level
-    systems = sorted(bleu)
-    xs, ys = [bleu[n].score for n in systems], [mean_mqm[n] for n in systems]
-    # data/mqm/README.md: Pearson 0.62 and Kendall 0.385 over the 13 systems
-    assert (round(pearson(xs, ys), 2), round(kendall_tau(xs, ys), 3)) == (0.62, 0.385)
-    # no two systems tie, so the three variants of tau agree
-    assert len({kendall_tau(xs, ys, variant) for variant in VARIANTS}) == 1
-    assert max(mean_mqm.values()) == mean_mqm["ref"], "the human translation is best"
+@pytest.mark.parametrize("name, median", [("alpha", 78), ("beta", 34)])
+def test_the_histogram_s_sentence_scores_are_sacrebleus(name, median):
+    hyps = data_lines(f"sys.{name}.en")
+    scores = sentence_scores(BLEU(references=REFS), hyps)
+    sacre = SacreBLEU(effective_order=True)
+    assert scores.tolist() == [
+        sacre.sentence_score(hyp, [a, b]).score for hyp, a, b in zip(hyps, *REFS)
+    ]
+    assert round(float(np.median(scores))) == median

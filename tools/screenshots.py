@@ -9,7 +9,7 @@ in OUT_FOLDER: landing.png       the landing page equations.png     03_brevity_p
 the formula of the brevity penalty and inline math plot.png          03_brevity_penalty:
 the plot of the penalty against c/r, inline formulas around it
                     (--readme copies it to the README's picture, docs/site.png)
-highlight.png     10_explaining_a_score: the n-grams matched, clipped and unmatched, in
+highlight.png     11_explaining_a_score: the n-grams matched, clipped and unmatched, in
 colour answers.png       03_brevity_penalty: exercises with their answers folded
 search.png        the search page, for "brevity penalty" Pages are opened from disk
 (file://), or with --http from `python -m http.server` on 127.0.0.1 (a free port,
@@ -49,7 +49,7 @@ SHOTS = [
     ),
     (
         "highlight.png",
-        "10_explaining_a_score.html",
+        "11_explaining_a_score.html",
         ("#which-n-grams-matched .output.text_html", 1),
         (1200, 900),
     ),
