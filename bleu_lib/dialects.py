@@ -16,6 +16,7 @@ __all__ = [
     "SPLITS",
     "LOWERCASE",
     "MISSING",
+    "NLTK_METHODS",
     "CHOICES",
     "TRIES",
     "SAME_TOKENS",
@@ -28,24 +29,28 @@ __all__ = [
     "add_one_counts",
     "precisions",
     "log_of",
+    "nltk_smoothed",
     "score_statistics",
     "choose",
     "check_settings",
+    "smooth_methods",
     "DialectScore",
     "segments",
     "score_rows",
     "score",
     "steps",
+    "tries",
     "reference_sets",
     "printed_precision",
     "Diagnosis",
     "line_counts",
     "rows_with",
+    "configurations",
+    "segment_tokens",
     "doctor",
 ]
 
 # %% ../notebooks/A10_dialects.ipynb #d04
-import itertools
 import operator
 import string
 import sys
@@ -53,8 +58,10 @@ from dataclasses import dataclass
 from functools import reduce
 from statistics import fmean
 
+from .bleu_score import SmoothingFunction, nltk_score
 from .brevity import brevity_penalty, closest_ref_len
 from .checks import check_weight_set
+from .engine import row_stats
 from .ngrams import ngram_counts
 from .precision import clip_counts, max_ref_counts
 from .scoring import log_or_floor
@@ -206,9 +213,25 @@ def log_of(p_n):
     return 0.0 if p_n is None else log_or_floor(p_n)
 
 
+# %% ../notebooks/A10_dialects.ipynb #d16n
+# NLTK's SmoothingFunction methods, as its corpus_bleu applies them (appendix A2)
+NLTK_METHODS = [f"nltk-method{k}" for k in range(1, 8)]
+
+
+def nltk_smoothed(stats, settings, segment):
+    """NLTK's smoothing of statistics [c, r, m_1.., l_1..]: NLTK's corpus_bleu hands
+    the method the *last* segment's tokens, `segment` = (references, hypothesis)."""
+    method = getattr(SmoothingFunction(), settings["smooth_method"][len("nltk-") :])
+    weights = settings["weights"]
+    return nltk_score(row_stats(stats, len(weights)), weights, method, False, *segment)
+
+
 # %% ../notebooks/A10_dialects.ipynb #d17
-def score_statistics(stats, settings):
-    "A score from 0 to 100 from statistics [c, r, m_1.., l_1..] under `settings`."
+def score_statistics(stats, settings, segment=None):
+    """A score from 0 to 100 from statistics [c, r, m_1.., l_1..] under `settings`
+    (NLTK's methods also read `segment`'s tokens)."""
+    if settings["smooth_method"] in NLTK_METHODS:
+        return 100 * nltk_smoothed(stats, settings, segment)
     c, r, weights = stats[0], stats[1], settings["weights"]
     m, l = stats[2 : 2 + len(weights)], stats[2 + len(weights) :]
     zero_when = settings["zero_when"]
@@ -267,12 +290,24 @@ def check_settings(dialect, settings):
     merged = {"dialect": dialect, **SACREBLEU, **DIALECTS[dialect], **settings}
     for name, choices in CHOICES.items():
         choose(name, merged[name], choices)
-    if merged["smooth_method"] != "add-one":
-        choose("smooth_method", merged["smooth_method"], [*SMOOTHING, "add-one"])
+    choose("smooth_method", merged["smooth_method"], smooth_methods(merged))
+    if merged["smooth_method"] in NLTK_METHODS and merged["smooth_value"] is not None:
+        raise ValueError(
+            "NLTK's methods take their default epsilon, k and alpha here: leave "
+            "smooth_value at None"
+        )
     merged["weights"] = check_weight_set(merged["weights"])
     if merged["tokenize"] not in (*SPLITS, "t2t"):
         get_tokenizer(merged["tokenize"])  # a clear error for an unknown name
     return merged
+
+
+def smooth_methods(settings):
+    """The smoothing methods a dialect can take: SacreBLEU's (and any registered) on
+    summed counts, nmt's add-one, and NLTK 3.10's methods in the nltk dialect."""
+    named = [k for k, m in SMOOTHING.items() if isinstance(k, str) and not m.next_order]
+    nltk = NLTK_METHODS if settings["dialect"] == "nltk" else []
+    return [*named, "add-one", *nltk]
 
 
 # %% ../notebooks/A10_dialects.ipynb #d21
@@ -304,11 +339,16 @@ def segments(hypotheses, references, settings):
 
 
 # %% ../notebooks/A10_dialects.ipynb #d22
-def score_rows(rows, settings):
-    "The score of segments' statistics (`statistics`): of their sums, or their mean."
+def score_rows(rows, settings, tokens=None):
+    """The score of segments' statistics (`statistics`): of their sums, or their mean.
+    tokens(i): segment i's (references, hypothesis), for NLTK's methods."""
+    segment = tokens or (lambda i: None)
     if settings["average"] == "sentence":
-        return fmean(score_statistics(row, settings) for row in rows)
-    return score_statistics([sum(column) for column in zip(*rows)], settings)
+        return fmean(
+            score_statistics(row, settings, segment(i)) for i, row in enumerate(rows)
+        )
+    total = [sum(column) for column in zip(*rows)]
+    return score_statistics(total, settings, segment(len(rows) - 1))
 
 
 def score(hypotheses, references, dialect="sacrebleu", **settings):
@@ -316,15 +356,14 @@ def score(hypotheses, references, dialect="sacrebleu", **settings):
     as SacreBLEU takes them); `settings` change any of its rules (see SACREBLEU)."""
     settings = check_settings(dialect, settings)
     split, order = tokenizer(settings), len(settings["weights"])
-    rows = [
-        statistics(
-            segment_counts(split(hyp), [split(r) for r in refs], order), settings
-        )
+    tokens = [
+        ([split(r) for r in refs], split(hyp))
         for hyp, refs in segments(hypotheses, references, settings)
     ]
-    if not rows:
-        raise ValueError("hypotheses is empty: there is nothing to score")
-    return DialectScore(score_rows(rows, settings), settings)
+    rows = [
+        statistics(segment_counts(hyp, refs, order), settings) for refs, hyp in tokens
+    ]
+    return DialectScore(score_rows(rows, settings, tokens.__getitem__), settings)
 
 
 # %% ../notebooks/A10_dialects.ipynb #d38
@@ -356,6 +395,11 @@ TRIES = [
         for lower in [False, True]
     ),
 ]
+
+
+def tries(dialect):
+    "The changes the doctor tries on `dialect`: TRIES, and NLTK's methods on NLTK."
+    return TRIES + [{"smooth_method": m} for m in NLTK_METHODS if dialect == "nltk"]
 
 
 def reference_sets(dialect, n_streams):
@@ -457,6 +501,27 @@ def rows_with(settings, lines_of_streams, chosen, cache):
 
 
 # %% ../notebooks/A10_dialects.ipynb #d34
+def configurations(n_streams):
+    "(settings, reference streams) of every configuration the doctor tries, once each."
+    seen = set()
+    for dialect in DIALECTS:
+        for changes in tries(dialect):
+            settings = check_settings(dialect, changes)
+            for chosen in reference_sets(dialect, n_streams):
+                if (repr(settings), chosen) not in seen:  # a try may be the dialect
+                    seen.add((repr(settings), chosen))
+                    yield settings, chosen
+
+
+def segment_tokens(settings, hyps, streams, chosen):
+    "tokens(i) for score_rows: segment i's (references, hypothesis) under `settings`."
+    split = tokenizer(settings)
+    return lambda i: (
+        [split(streams[k][i]) for k in chosen if streams[k][i] is not None],
+        split(hyps[i]),
+    )
+
+
 def doctor(hypotheses, references, reported, limit=10):
     """The configurations whose score is nearest `reported` (a number, or its text as
     printed), nearest first: all that reproduce it, or else the closest `limit`."""
@@ -464,19 +529,18 @@ def doctor(hypotheses, references, reported, limit=10):
     hyps = check_hypotheses(hypotheses)
     streams = check_reference_streams(references, len(hyps))
     scales = [1, 100] if target <= 1 else [1]  # 0.276 may mean 27.6
-    found, cache, seen = [], {}, set()
-    for dialect, changes in itertools.product(DIALECTS, TRIES):
-        settings = check_settings(dialect, changes)
-        for chosen in reference_sets(dialect, len(streams)):
-            if (repr(settings), chosen) in seen:  # a try may repeat the dialect's own
-                continue
-            seen.add((repr(settings), chosen))
-            rows = rows_with(settings, [hyps, *streams], chosen, cache)
-            value = score_rows(rows, settings)
-            # on the scale where the number is nearest, within its printed precision
-            distance, scale = min((abs(value - target * k), k) for k in scales)
-            hit = distance <= tolerance * scale + 1e-9
-            found.append(Diagnosis(value, settings, chosen, distance, hit))
+    found, cache = [], {}
+    for settings, chosen in configurations(len(streams)):
+        rows = rows_with(settings, [hyps, *streams], chosen, cache)
+        tokens = segment_tokens(settings, hyps, streams, chosen)
+        try:
+            value = score_rows(rows, settings, tokens)
+        except ValueError:  # an NLTK method that gives no number here (above 100)
+            continue
+        # on the scale where the number is nearest, within its printed precision
+        distance, scale = min((abs(value - target * k), k) for k in scales)
+        hit = distance <= tolerance * scale + 1e-9
+        found.append(Diagnosis(value, settings, chosen, distance, hit))
     found.sort(key=lambda diagnosis: (not diagnosis.reproduces, diagnosis.distance))
     # a setting that changes nothing here (smoothing where every order matches) is no
     # other explanation: the simplest configuration of each dialect and number only

@@ -45,8 +45,8 @@ def check_hypotheses(hypotheses):
     the layout."""
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(
-            "hypotheses is a single string: corpus_score takes a list of hypothesis "
-            "strings, one per segment, such as [hypothesis]"
+            "hypotheses is a single string: BLEU takes a list of hypothesis strings, "
+            "one per segment, such as [hypothesis]"
         )
     if not isinstance(hypotheses, Sequence):
         raise TypeError(

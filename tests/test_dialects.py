@@ -238,3 +238,58 @@ def test_steps_go_from_sacrebleu_to_the_dialect(name):
         if SACREBLEU[rule] != value
     }
     assert [(rule, value) for rule, value, _ in rows[1:]] == list(changed.items())
+
+
+def nltk_or_error(refs, hyps, method):
+    "NLTK's corpus_bleu from 0 to 100 with SmoothingFunction().method`k`, or its error."
+    from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
+
+    try:
+        smoothing = getattr(SmoothingFunction(), method)
+        return 100 * corpus_bleu(refs, hyps, smoothing_function=smoothing)
+    except (AssertionError, ZeroDivisionError) as error:
+        return error
+
+
+@pytest.mark.parametrize("k", range(1, 8))
+def test_nltks_smoothing_methods_as_the_nltk_dialects_settings(k):
+    """The installed NLTK's corpus_bleu with each method, on every case: the same number
+    where NLTK's is at most 100; where NLTK returns more (methods 5 to 7) or fails
+    (method 6's AssertionError), a ValueError, as the NLTK layer of appendix A2."""
+    agreed = refused = 0
+    for case in TABLE["cases"]:
+        hyps, streams = corpus(case)
+        refs = [[r.split() for r in seg if r is not None] for seg in zip(*streams)]
+        theirs = nltk_or_error(refs, [h.split() for h in hyps], f"method{k}")
+        if isinstance(theirs, (int, float)) and theirs <= 100:  # int: NLTK's 0
+            ours = score(hyps, streams, "nltk", smooth_method=f"nltk-method{k}")
+            assert math.isclose(ours.score, theirs, rel_tol=1e-12, abs_tol=1e-12), case
+            agreed += 1
+        else:
+            with pytest.raises(ValueError, match=f"method{k}"):
+                score(hyps, streams, "nltk", smooth_method=f"nltk-method{k}")
+            refused += 1
+    # methods 1 to 4 never exceed 100; 5 to 7 do here, 6 fails on 127 cases
+    assert agreed >= 118 and (refused == 0) == (k < 5), (agreed, refused)
+
+
+def test_nltks_methods_belong_to_the_nltk_dialect_and_their_defaults():
+    with pytest.raises(ValueError, match="smooth_method='nltk-method4'"):
+        score(["a b"], [["a b"]], "sacrebleu", smooth_method="nltk-method4")
+    with pytest.raises(ValueError, match="leave smooth_value at None"):
+        score(["a b"], [["a b"]], "nltk", smooth_method="nltk-method1", smooth_value=1)
+    with pytest.raises(
+        ValueError, match="smooth_method=5"
+    ):  # Chen and Cherry's 5 reads
+        score(["a b"], [["a b"]], smooth_method=5)  # an order more: not a corpus rule
+
+
+def test_the_doctor_finds_an_nltk_smoothing_method():
+    "beta's NLTK method 5 score against A and B, printed, is found as that method."
+    method5 = score(BETA, SHIPPED["nltk"], "nltk", smooth_method="nltk-method5")
+    printed = f"{method5.score:.2f}"
+    found = doctor(BETA, SHIPPED["nltk"], printed)
+    assert [d.call() for d in found] == [
+        "score(hypotheses, [references[0], references[1]], 'nltk', "
+        "smooth_method='nltk-method5')"
+    ]
