@@ -16,8 +16,8 @@ search.png        the search page, for "brevity penalty" Pages are opened from d
 stopped after). Chromium is Debian's `chromium` package, installed with apt-get if
 missing (as root), driven over its DevTools pipe: each picture is taken once MathJax has
 typeset the page and the fonts have loaded. It fails if a page shows TeX that MathJax
-left untouched or could not typeset, an image that did not load, or (notebooks 00 to 11)
-no typeset formula at all."""
+left untouched or could not typeset, an image that did not load, or (pages 00 to 09) no
+typeset formula at all."""
 
 import argparse
 import base64
