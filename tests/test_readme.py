@@ -4,6 +4,7 @@ what it says."""
 import contextlib
 import io
 import itertools
+import shutil
 import subprocess
 import sys
 import warnings
@@ -69,13 +70,18 @@ def test_python_examples_give_what_the_comments_say():
     assert checked >= 10
 
 
-def test_command_line_examples_print_what_the_readme_says(tmp_path):
-    "Every `.venv/bin/python -m bleu_lib ...` line prints the '# ' lines under it."
-    examples = [
+def cli_examples():
+    "[call, output lines...] of each `.venv/bin/python -m bleu_lib ...` example."
+    return [
         chunk.splitlines()
         for block in blocks("bash")
         for chunk in block.split(".venv/bin/python -m bleu_lib ")[1:]
     ]
+
+
+def test_command_line_examples_print_what_the_readme_says(tmp_path):
+    "Every `.venv/bin/python -m bleu_lib ...` line prints the '# ' lines under it."
+    examples = cli_examples()
     assert len(examples) == 5
     for call, *output in examples:
         # a report goes to a temporary folder, not into the repository
@@ -92,3 +98,39 @@ def test_command_line_examples_print_what_the_readme_says(tmp_path):
             line[2:].rstrip() for line in output
         ], call
         assert ("--report" in args) == report.exists()
+
+
+def git(folder, *args):
+    "git's output in `folder`, under a fixed identity."
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def test_the_readmes_commands_leave_a_copy_clean(tmp_path):
+    """In a copy of the project under git: the command-line examples as written (the
+    report into the copy) and the student edition leave `git status` clean, and what
+    the slower commands write (grades, screenshots, the site) is ignored."""
+    copy = tmp_path / "copy"
+    shutil.copytree(
+        ROOT,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "site", "classroom", "__pycache__", ".*cache"
+        ),
+    )
+    git(copy, "init", "-q")
+    git(copy, "add", "-A")
+    git(copy, "commit", "-qm", "copy")
+    for call, *_ in cli_examples():
+        run = [sys.executable, "-m", "bleu_lib", *call.split()]
+        assert subprocess.run(run, cwd=copy, capture_output=True).returncode == 0
+    student = [sys.executable, "-m", "grader", "student", "classroom/"]
+    assert subprocess.run(student, cwd=copy, capture_output=True).returncode == 0
+    written = ["submissions/alice/x", "alice.json", "screens/plot.png", "site/a.html"]
+    assert git(copy, "check-ignore", *written).split() == written
+    assert git(copy, "status", "--porcelain") == ""
