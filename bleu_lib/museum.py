@@ -57,8 +57,7 @@ def tie_safe_length(ref_lens, hyp_len):
 def add_one_bleu(stats):
     """Exhibit 4 fixed: BLEU of `stats` (a BleuStats) with add-one smoothing applied
     before anything is scored; 0 only when no unigram matches."""
-    # Hint: smooth the counts first (add_k_counts, as in exhibit 2), then score the
-    # smoothed statistics with bleu_from_stats
+    # Hint: smooth with add_k_counts first, then bleu_from_stats of the smoothed stats
     ### BEGIN SOLUTION
     matches, totals = add_k_counts(stats.matches, stats.totals, hyp_len=None)
     return bleu_from_stats(replace(stats, matches=tuple(matches), totals=tuple(totals)))
@@ -69,8 +68,7 @@ def add_one_bleu(stats):
 def precision_mean(precisions, weights=(0.25, 0.25, 0.25, 0.25)):
     """Exhibit 5 fixed: the weighted geometric mean exp(sum of w_n log p_n) of the
     precisions, 0 when a weighted precision is 0."""
-    # Hint: log 0 is minus infinity, so the mean is 0; otherwise notebook 04's
-    # score_from_precisions with a brevity penalty of 1
+    # Hint: a weighted p_n of 0 makes the mean 0; else score_from_precisions, BP = 1
     ### BEGIN SOLUTION
     if any(w > 0 and p == 0 for w, p in zip(weights, precisions)):
         return 0.0
