@@ -33,6 +33,7 @@ LADDER = [
     "explain",
     "dialects",
     "agreement",
+    "museum",
     "__init__",
     "__main__",
 ]
