@@ -1,4 +1,4 @@
-"""The learner's path stays short enough to finish: every main-path notebook (00 to 11)
+"""The learner's path stays short enough to finish: every main-path notebook (00 to 13)
 within issue 25's budgets, so that engineering goes to the appendix instead.
 
 - No code cell over 25 lines.

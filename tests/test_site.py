@@ -360,7 +360,7 @@ def test_answers_are_folded_behind_show_answer(pages):
                     f"{path.stem}.html: the teachers' answer key is published"
                 )
         folded += len(answers)
-    assert folded >= 30  # the exercises of notebooks 01 to 11
+    assert folded >= 30  # the exercises of notebooks 01 to 13
 
 
 def test_landing_page_says_what_this_is_and_how_to_run_it(site, pages):
