@@ -81,7 +81,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .pass { color: #116329; font-weight: 600; } .fail { color: #a40e26; font-weight: 600; }
 .other { color: #6b5900; font-weight: 600; }
 section { border-left: 4px solid #ddd; padding-left: 1rem; margin: 1.5rem 0; }
-section.failed { border-color: #a40e26; } section.passed { border-color: #116329; }
+section.fail { border-color: #a40e26; } section.pass { border-color: #116329; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa;
       padding: .5rem; margin: .2rem 0 .8rem; }
 """
@@ -96,7 +96,7 @@ def stage_section(result):
     word = verdict(result)
     text = html.escape
     parts = [
-        f'<section class="{"passed" if result["passed"] else "failed"}">',
+        f'<section class="{css_class(word)}">',
         f"<h2>{text(stage_name(result))}: "
         f'<span class="{css_class(word)}">{text(word)}</span></h2>',
         f"<p>{text(MEANINGS.get(word, 'the stage could not be graded.'))}</p>",
