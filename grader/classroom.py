@@ -6,6 +6,9 @@ students hand in.
     python -m grader grade FOLDER [--json FILE]
                      [--timeout SECONDS] [--examples N] [--jobs N] [--stage NN]
         grade the notebooks in FOLDER (or FOLDER/notebooks)
+    python -m grader grade FOLDER FOLDER... --out GRADES   (or one folder of folders)
+        grade a class: GRADES/gradebook.csv and .json, and GRADES/feedback/NAME.html,
+        one page per student (grader/feedback.py)
 
 What a student writes is marked in our notebooks with nbgrader's markers, so that
 teachers who use nbgrader can take the notebooks as they are:
@@ -39,6 +42,7 @@ import argparse
 import ast
 import contextlib
 import copy
+import functools
 import hashlib
 import json
 import os
@@ -59,6 +63,13 @@ ROOT = Path(__file__).resolve().parents[1]
 # run as a script, grader/ is on the path, not the repository
 sys.path.insert(0, str(ROOT))
 from grader import sandbox  # noqa: E402
+from grader.feedback import (  # noqa: E402
+    feedback_page,
+    gradebook_csv,
+    page_name,
+    stage_name,
+    verdict,
+)
 from tools.nbtools import is_answer_key, notebook_paths  # noqa: E402
 
 NOTEBOOKS, LIBRARY, TESTS = ROOT / "notebooks", ROOT / "bleu_lib", ROOT / "tests"
@@ -601,15 +612,25 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
     }
 
 
+# What the grading workers trust, set in each by the pool's initializer: pickled once
+# per worker, not once per stage (a class of 30 has 330 stages).
+TRUSTED = {}
+
+
+def trust(trusted):
+    TRUSTED.update(trusted)
+
+
 def grade_stage_safely(args):
-    """grade_stage, with anything unexpected reported in the result instead of stopping
-    the grader; timed."""
+    """grade_stage on what this worker trusts, with anything unexpected reported in the
+    result instead of stopping the grader; timed."""
+    name, submission, timeout, examples = args
     started = time.monotonic()
     try:
-        result = grade_stage(*args)
+        result = grade_stage(name, submission, TRUSTED, timeout, examples)
     except Exception as error:
         result = {
-            "notebook": args[0],
+            "notebook": name,
             "status": f"grader error ({type(error).__name__}: {error})",
             "passed": False,
             "checks_passed": 0,
@@ -622,9 +643,44 @@ def grade_stage_safely(args):
     return {**result, "seconds": round(time.monotonic() - started, 1)}
 
 
-def grade(folder, timeout=60, examples=30, jobs=2, only=(), progress=None):
-    """Grade every stage (or those whose names start with one of `only`) of the
-    notebooks in `folder`; a gradebook dict."""
+def stage_names(requested=()):
+    """The notebook names of the stages that `requested` names (a number, 3 or 03, or a
+    notebook's name), every stage if it names none; a ValueError that lists the stages
+    if one names no stage."""
+    names = [path.name for path, _ in stages()]
+    chosen = set()
+    for wanted in requested:
+        number = wanted.zfill(2) if wanted.isdigit() else None
+        found = {
+            name
+            for name in names
+            if name[:2] == number or wanted in (name, name.removesuffix(".ipynb"))
+        }
+        if not found:
+            listed = ", ".join(name.removesuffix(".ipynb") for name in names)
+            raise ValueError(
+                f"no stage {wanted!r}: the stages are {listed} (3 or 03 is enough)"
+            )
+        chosen |= found
+    return [name for name in names if name in chosen or not requested]
+
+
+def read_stages(folder, names):
+    """The student's notebook for each stage `names`, as read_submission returns it:
+    (notebook, None) or (None, why not)."""
+    try:
+        folder = submission_folder(folder)
+    except ValueError as error:
+        return {name: (None, f"refused: {error}") for name in names}
+    return {name: read_submission(folder, name) for name in names}
+
+
+def grade_class(folders, timeout=60, examples=30, jobs=2, only=(), progress=None):
+    """Grade the submissions `folders` (a folder by student name), every stage or those
+    `only` names, with one pool of `jobs` workers for the whole class; a gradebook
+    dict. `progress(student, result, report)` is called as each stage ends; `report`
+    is the student's, once their last stage has ended, else None."""
+    names = stage_names(only)
     before = fingerprint()
     # probed once, here: the workers forked below inherit the answer
     sandbox.isolation()
@@ -635,49 +691,85 @@ def grade(folder, timeout=60, examples=30, jobs=2, only=(), progress=None):
             for path, module in stages()
         },
     }
-    names = [
-        name
-        for name in trusted["notebooks"]
-        if not only or name.startswith(tuple(only))
-    ]
-    try:
-        folder = submission_folder(folder)
-        submissions = {name: read_submission(folder, name) for name in names}
-    except ValueError as error:
-        submissions = {name: (None, f"refused: {error}") for name in names}
-    results = {}
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [
-            pool.submit(
-                grade_stage_safely,
-                (name, submissions[name], trusted, timeout, examples),
-            )
-            for name in names
-        ]
+    results = {student: {} for student in folders}
+    tasks = {
+        (student, name): (name, submission, timeout, examples)
+        for student, folder in folders.items()
+        for name, submission in read_stages(folder, names).items()
+    }
+    # more workers than stages would only wait
+    workers = max(1, min(jobs, len(tasks)))
+    with ProcessPoolExecutor(workers, initializer=trust, initargs=(trusted,)) as pool:
+        # submitted student by student: the first students finish first
+        futures = {
+            pool.submit(grade_stage_safely, task): key for key, task in tasks.items()
+        }
         for future in as_completed(futures):
+            student = futures[future][0]
             result = future.result()
-            results[result["notebook"]] = result
+            results[student][result["notebook"]] = result
             if progress:
+                done = len(results[student]) == len(names)
                 progress(
-                    f"{result['notebook'][:-6]}: {verdict(result)} "
-                    f"({result['seconds']} s)"
+                    student,
+                    result,
+                    student_report(results[student], names) if done else None,
                 )
     # added, removed or rewritten
     changed = sorted({name for name, _ in fingerprint().items() ^ before.items()})
     return {
-        "stages": [results[name] for name in names],
-        "passed": sum(r["passed"] for r in results.values()),
-        "stages_total": len(names),
+        "stages": names,
+        "students": [
+            {
+                "student": student,
+                "folder": str(folder),
+                **student_report(results[student], names),
+            }
+            for student, folder in folders.items()
+        ],
         "isolation": sandbox.isolation(),
         "repository_changed": changed,
     }
 
 
-def verdict(result):
-    "pass, fail, or what kept the stage from being graded."
-    if result["passed"]:
-        return "pass"
-    return "fail" if result["status"] == "graded" else result["status"]
+def student_report(results, names):
+    "One student's results (by notebook name) in the order of the stages `names`."
+    return {
+        "stages": [results[name] for name in names],
+        "passed": sum(results[name]["passed"] for name in names),
+        "stages_total": len(names),
+    }
+
+
+def grade(folder, timeout=60, examples=30, jobs=2, only=(), progress=None):
+    """Grade every stage (or those `only` names, such as ["03"]) of the notebooks in
+    `folder`; a gradebook dict. `progress` is given a line as each stage ends."""
+
+    def each_stage(student, result, report):
+        progress(f"{stage_name(result)}: {verdict(result)} ({result['seconds']} s)")
+
+    return one_student(
+        grade_class(
+            {"": folder},
+            timeout,
+            examples,
+            jobs,
+            only,
+            each_stage if progress else None,
+        )
+    )
+
+
+def one_student(gradebook):
+    "The gradebook of a class of one, in the form `grade` returns it."
+    student = gradebook["students"][0]
+    return {
+        "stages": student["stages"],
+        "passed": student["passed"],
+        "stages_total": student["stages_total"],
+        "isolation": gradebook["isolation"],
+        "repository_changed": gradebook["repository_changed"],
+    }
 
 
 def table(report):
@@ -686,7 +778,7 @@ def table(report):
     lines = [f"{'stage':26} {'checks':>8} {'hidden tests':>13}  result"]
     for r in report["stages"]:
         lines.append(
-            f"{r['notebook'][:-6]:26} {r['checks_passed']:>3}/{r['checks_total']:<4} "
+            f"{stage_name(r):26} {r['checks_passed']:>3}/{r['checks_total']:<4} "
             f"{r['tests_passed']:>6}/{r['tests_total']:<6}  {verdict(r)}"
         )
         lines += [
@@ -694,19 +786,44 @@ def table(report):
         ]
         lines += [f"    test {test}: {why}" for test, why in r["failed_tests"].items()]
     lines.append(f"stages passed: {report['passed']} of {report['stages_total']}")
-    if report["repository_changed"]:
-        changed = ", ".join(report["repository_changed"])
-        lines.append(
-            "WARNING: files of the grader's repository changed while grading: "
-            f"{changed}"
-        )
-    return "\n".join(lines)
+    return "\n".join(lines + changed_warning(report))
 
 
-def write_gradebook(report, path):
-    """Write the JSON gradebook atomically (a temporary file, then a rename); return its
-    SHA-256."""
-    data = (json.dumps(report, indent=1) + "\n").encode()
+def changed_warning(report):
+    "The warning, as lines, if files of the grader's repository changed while grading."
+    if not report["repository_changed"]:
+        return []
+    changed = ", ".join(report["repository_changed"])
+    return [
+        f"WARNING: files of the grader's repository changed while grading: {changed}"
+    ]
+
+
+# a stage's verdict in the class table, one or two characters
+MARKS = {"pass": "ok", "fail": "x", "not attempted": "."}
+
+
+def class_table(gradebook):
+    """The class at a glance: a line per student, a column per stage (ok, x, ., or ?
+    when it could not be graded), and the stages passed."""
+    names = [s["student"] for s in gradebook["students"]]
+    width = max(len("student"), *map(len, names))
+    numbers = " ".join(f"{name[:2]:>2}" for name in gradebook["stages"])
+    lines = [f"{'student':{width}}  {numbers}  passed"]
+    for student in gradebook["students"]:
+        marks = " ".join(f"{MARKS.get(verdict(r), '?'):>2}" for r in student["stages"])
+        passed = f"{student['passed']}/{student['stages_total']}"
+        lines.append(f"{student['student']:{width}}  {marks}  {passed:>6}")
+    lines.append(
+        "ok pass, x fail, . not attempted, ? not graded (missing, unreadable, refused; "
+        "the feedback page says why)"
+    )
+    return "\n".join(lines + changed_warning(gradebook))
+
+
+def write_atomically(data, path):
+    """Write the bytes `data` to `path` atomically (a temporary file, then a rename);
+    return their SHA-256."""
     path = Path(path)
     with tempfile.NamedTemporaryFile(
         dir=path.parent, prefix=f".{path.name}.", delete=False
@@ -718,6 +835,113 @@ def write_gradebook(report, path):
     return hashlib.sha256(data).hexdigest()
 
 
+def write_gradebook(report, path):
+    "Write the JSON gradebook atomically; return its SHA-256."
+    return write_atomically((json.dumps(report, indent=1) + "\n").encode(), path)
+
+
+def write_class(gradebook, folder):
+    """Write the class's gradebook (gradebook.csv, gradebook.json) and a feedback page
+    per student (feedback/NAME.html) to `folder`; lines that say what was written."""
+    folder = Path(folder)
+    (folder / "feedback").mkdir(parents=True, exist_ok=True)
+    # UTF-8 with a byte-order mark: how spreadsheets (Excel too) know it is UTF-8
+    csv_hash = write_atomically(
+        gradebook_csv(gradebook).encode("utf-8-sig"), folder / "gradebook.csv"
+    )
+    json_hash = write_gradebook(gradebook, folder / "gradebook.json")
+    for student in gradebook["students"]:
+        page = feedback_page(student["student"], student).encode()
+        write_atomically(page, folder / "feedback" / page_name(student["student"]))
+    return [
+        f"gradebook written to {folder / 'gradebook.csv'} (sha256 {csv_hash}) and "
+        f"{folder / 'gradebook.json'} (sha256 {json_hash})",
+        f"feedback pages written to {folder / 'feedback'}: "
+        f"{len(gradebook['students'])}, one per student",
+    ]
+
+
+# --- the command line
+# --------------------------------------------------------------------------------------
+
+
+def at_least_one(text):
+    "An argparse type: a whole number, 1 or more."
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def is_submission(folder):
+    "Whether `folder` holds a student's notebooks (NN_*.ipynb), or a notebooks/ folder."
+    return (folder / "notebooks").is_dir() or any(folder.glob("[0-9][0-9]_*.ipynb"))
+
+
+def student_name(folder):
+    "The student a submission folder belongs to: its name (alice for alice/notebooks)."
+    folder = folder.resolve()
+    return folder.parent.name if folder.name == "notebooks" else folder.name
+
+
+def submissions(paths):
+    """The submissions the folders `paths` name, by student, and whether they are a
+    class: several folders, or one folder of submission folders. A ValueError says
+    what is wrong with a folder."""
+    paths = [Path(path) for path in paths]
+    for path in paths:
+        if not path.exists():
+            raise ValueError(f"{path}: not found")
+        if not path.is_dir():
+            raise ValueError(
+                f"{path}: not a folder: name the folder a student handed in"
+            )
+        if not os.access(path, os.R_OK | os.X_OK):
+            raise ValueError(f"{path}: cannot be read (permission denied)")
+    if len(paths) == 1 and is_submission(paths[0]):
+        return {student_name(paths[0]): paths[0]}, False
+    if len(paths) == 1:
+        # a folder of submissions: every folder in it is a student's
+        inner = sorted(
+            path
+            for path in paths[0].iterdir()
+            if path.is_dir() and not path.name.startswith(".")
+        )
+        if not any(map(is_submission, inner)):
+            raise ValueError(
+                f"{paths[0]}: no notebooks (NN_*.ipynb) in it, in its notebooks/ "
+                "folder or in its folders: name a student's folder, or a folder of them"
+            )
+        paths = inner
+    students = {}
+    for path in paths:
+        name = student_name(path)
+        if name in students:
+            raise ValueError(
+                f"two submissions are named {name!r} ({students[name]} and {path}): "
+                "give each student a folder of their own"
+            )
+        students[name] = path
+    return students, True
+
+
+def output_problem(option, path, folder=False):
+    """Why the grader could not write the output `path` of `option` (None if it can):
+    said before grading, which takes minutes, rather than after."""
+    path = Path(path)
+    if path.exists() and path.is_dir() != folder:
+        return f"{option} {path} is a {'file' if folder else 'folder'}: name another"
+    parent = path.absolute().parent
+    if not parent.is_dir():
+        return f"{option}: folder {parent} not found: create it first"
+    if not os.access(path if path.exists() else parent, os.W_OK | os.X_OK):
+        return f"{option}: cannot write into {parent} (permission denied)"
+    return None
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m grader",
@@ -726,53 +950,119 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", required=True)
     student = commands.add_parser("student", help="write the student edition to FOLDER")
     student.add_argument("folder")
-    grader = commands.add_parser("grade", help="grade the notebooks in FOLDER")
-    grader.add_argument("folder")
+    grader = commands.add_parser(
+        "grade",
+        help="grade a student's FOLDER, several, or a folder of them (a class)",
+    )
+    grader.add_argument(
+        "folders",
+        nargs="+",
+        metavar="FOLDER",
+        help="a student's folder (their notebooks/, or the folder above it); several, "
+        "or one folder of such folders, grade a class",
+    )
+    grader.add_argument(
+        "--out",
+        metavar="FOLDER",
+        help="write gradebook.csv, gradebook.json and feedback/STUDENT.html (one page "
+        "per student) here; needed for a class",
+    )
     grader.add_argument(
         "--json", help="also write the grades as JSON to this file (last, atomically)"
     )
     grader.add_argument(
-        "--timeout", type=int, default=60, help="seconds a cell may run (default: 60)"
+        "--timeout",
+        type=at_least_one,
+        default=60,
+        help="seconds a cell may run (default: 60)",
     )
     grader.add_argument(
         "--examples",
-        type=int,
+        type=at_least_one,
         default=30,
         help="random examples per hidden property test (default: 30)",
     )
     grader.add_argument(
         "--jobs",
-        type=int,
+        type=at_least_one,
         default=min(4, os.cpu_count() or 1),
-        help="stages graded at once",
+        help="stages graded at once, for the whole class (default: one per core, up "
+        "to 4)",
     )
     grader.add_argument(
         "--stage",
         action="append",
         default=[],
-        help="grade only this stage, e.g. 03 (repeatable)",
+        help="grade only this stage, e.g. 03 or 3 (repeatable)",
     )
     args = parser.parse_args(argv)
     if args.command == "student":
-        student_edition(args.folder)
-        print(f"student edition written to {args.folder}")
-        return 0
-    print(sandbox.describe(), file=sys.stderr, flush=True)
-    report = grade(
-        args.folder,
-        args.timeout,
-        args.examples,
-        args.jobs,
-        args.stage,
-        progress=lambda line: print(line, file=sys.stderr, flush=True),
-    )
-    print(table(report))
-    if args.json:
-        print(
-            f"gradebook written to {args.json} (sha256 "
-            f"{write_gradebook(report, args.json)})"
+        return write_student_edition(student, args.folder)
+    # every argument is checked before grading, which takes minutes
+    try:
+        stage_names(args.stage)
+        folders, is_class = submissions(args.folders)
+    except ValueError as error:
+        grader.error(str(error))
+    if is_class and not args.out:
+        grader.error(
+            f"grading {len(folders)} submissions writes a gradebook and a feedback "
+            "page per student: name a folder for them with --out FOLDER"
         )
-    return 3 if report["repository_changed"] else 0
+    problem = (args.json and output_problem("--json", args.json)) or (
+        args.out and output_problem("--out", args.out, folder=True)
+    )
+    if problem:
+        grader.error(problem)
+    return grade_command(args, folders, is_class)
+
+
+def write_student_edition(parser, folder):
+    "The student command: write the edition to `folder`, or say why it cannot."
+    if (Path(folder) / "notebooks").resolve() == NOTEBOOKS:
+        parser.error(f"{folder} is this repository: its notebooks hold the solutions")
+    try:
+        student_edition(folder)
+    except OSError as error:
+        parser.error(
+            f"cannot write the student edition to {folder}: {error.strerror or error}"
+        )
+    print(f"student edition written to {folder}")
+    return 0
+
+
+def grade_command(args, folders, is_class):
+    "The grade command, its arguments checked: grade, print, write what was asked."
+    say = functools.partial(print, file=sys.stderr, flush=True)
+    say(sandbox.describe())
+    started, graded = time.monotonic(), []
+
+    def progress(student, result, report):
+        if not is_class:
+            say(f"{stage_name(result)}: {verdict(result)} ({result['seconds']} s)")
+        elif report:
+            graded.append(student)
+            say(
+                f"[{len(graded)}/{len(folders)}] {student}: {report['passed']} of "
+                f"{report['stages_total']} stages passed "
+                f"({time.monotonic() - started:.0f} s)"
+            )
+
+    gradebook = grade_class(
+        folders, args.timeout, args.examples, args.jobs, args.stage, progress
+    )
+    report = gradebook if is_class else one_student(gradebook)
+    print(class_table(gradebook) if is_class else table(report))
+    try:
+        for line in write_class(gradebook, args.out) if args.out else []:
+            print(line)
+        if args.json:
+            digest = write_gradebook(report, args.json)
+            print(f"gradebook written to {args.json} (sha256 {digest})")
+    except OSError as error:
+        say(f"python -m grader grade: error: the grades could not be written: {error}")
+        return 1
+    return 3 if gradebook["repository_changed"] else 0
 
 
 if __name__ == "__main__":
