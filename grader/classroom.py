@@ -62,20 +62,25 @@ from grader import sandbox  # noqa: E402
 from tools.nbtools import is_answer_key, notebook_paths  # noqa: E402
 
 NOTEBOOKS, LIBRARY, TESTS = ROOT / "notebooks", ROOT / "bleu_lib", ROOT / "tests"
+# The hint may go on over more comment lines, as long as it touches the region
 REGION = re.compile(
-    r"^(?P<hint>[ \t]*# Hint: (?P<text>[^\n]*)\n)?(?P<indent>[ \t]*)### BEGIN "
-    r"SOLUTION\n.*?"
+    r"^(?P<hint>[ \t]*# Hint: (?P<text>[^\n]*\n(?:[ \t]*#(?! Hint:| ###)[^\n]*\n)*))?"
+    r"(?P<indent>[ \t]*)### BEGIN SOLUTION\n.*?"
     r"^[ \t]*### END SOLUTION[ \t]*\n?",
     re.M | re.S,
 )
 
 
 def stub(match):
-    """The stub that replaces one solution region: the hint line stays, the code becomes
-    NotImplementedError."""
+    """The stub that replaces one solution region: the hint's lines stay, and the code
+    becomes NotImplementedError with the hint for message."""
     # an exercise: name what to set
     answer = re.search(r"^\s*(answer_\w+|\w+_3) =", match[0], re.M)
-    hint = match["text"] or (
+    # a hint of several comment lines is one sentence
+    text = " ".join(
+        line.strip().lstrip("#").strip() for line in (match["text"] or "").splitlines()
+    )
+    hint = text or (
         f"set {answer[1]}" if answer else "replace this line with your solution"
     )
     return (
