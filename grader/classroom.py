@@ -468,6 +468,20 @@ def _grader_check(condition, message, source, sides=None):
         raise AssertionError(_grader_text(message))
 
 
+def _grader_failed(error):
+    "Raise `error`, raised on a line of this cell outside an assert, naming the line."
+    import linecache
+
+    here, line, trace = _grader_failed.__code__.co_filename, 0, error.__traceback__
+    while trace:  # the last line of this cell on the way to the error
+        if trace.tb_frame.f_code.co_filename == here:
+            line = trace.tb_lineno
+        trace = trace.tb_next
+    code = " ".join(linecache.getline(here, line).split()) if line else ""
+    where = f"`{code}` raised " if code else ""
+    raise AssertionError(f"{where}{type(error).__name__}: {error}") from None
+
+
 def _grader_text(message):
     "The message on one line, or what kept it from being computed."
     try:
@@ -541,7 +555,13 @@ def reworded_check(source):
     (`assert f(x) == y, "..."` with f raising), and an assert without a message its
     source and values."""
     tree = _RewordAsserts(source).visit(ast.parse(source))
-    return CHECK_HELPERS + "\n" + ast.unparse(ast.fix_missing_locations(tree))
+    # an error outside an assert (`got = f(x)`) names the line that raised it
+    wrapped = ast.parse(
+        "try:\n    pass\nexcept AssertionError:\n    raise\n"
+        "except Exception as _grader_error:\n    _grader_failed(_grader_error)"
+    )
+    wrapped.body[0].body = tree.body or [ast.Pass()]
+    return CHECK_HELPERS + "\n" + ast.unparse(ast.fix_missing_locations(wrapped))
 
 
 def run_notebook(nb, workspace, timeout):

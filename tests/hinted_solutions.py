@@ -106,7 +106,7 @@ for k, i in enumerate(order):
 if -math.inf in logs:
     infinite = logs.count(-math.inf)
     return [100.0 / infinite if log == -math.inf else 0.0 for log in logs]
-if score == 100:
+if all(log == 0 for log in logs):
     return [0.0] * len(logs)
 return [(100.0 - score) * log / sum(logs) for log in logs]
 """,
