@@ -43,8 +43,8 @@ def with_hinted_solutions(edition, folder):
                         f"{textwrap.indent(body, indent)}{indent}### END SOLUTION\n"
                     )
 
-                source = REGION.sub(region, cell.source + "\n").rstrip("\n")
-                assert source != cell.source, (name, cell.id)
-                cell.source = source
+                source, regions = REGION.subn(region, cell.source + "\n")
+                assert regions == 1, (name, cell.id)
+                cell.source = source.rstrip("\n")
         nbformat.write(nb, folder / "notebooks" / name)
     return folder

@@ -352,9 +352,8 @@ def test_a_wrong_submission_is_told_its_mistake(edition, tmp_path, mistake):
 
 
 def notebook_source(name):
-    return "".join(
-        cell.source for cell in nbformat.read(ROOT / "notebooks" / name).cells
-    ).replace("\r", "")
+    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    return "\n".join(cell.source for cell in nb.cells)
 
 
 def test_every_hinted_minimal_solution_passes_its_stage(edition, tmp_path):
