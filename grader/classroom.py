@@ -960,10 +960,10 @@ def table(report):
             f"{r['tests_passed']:>6}/{r['tests_total']:<6}  {verdict(r)}"
         )
         lines += [
-            f"    check {name!r}: {why}" for name, why in r["failed_checks"].items()
+            f'    check "{name}": {why}' for name, why in r["failed_checks"].items()
         ]
         lines += [
-            f"    hidden test {name!r}: {why}"
+            f'    hidden test "{name}": {why}'
             for name, why in r["failed_tests"].items()
         ]
     lines.append(f"stages passed: {report['passed']} of {report['stages_total']}")

@@ -347,7 +347,7 @@ def test_a_wrong_submission_is_told_its_mistake(edition, tmp_path, mistake):
     assert set(stage["failed_test_ids"]) == set(stage["failed_tests"])
     assert all("::test_" in node for node in stage["failed_test_ids"].values())
     table = classroom.table(report)
-    assert all(f"    check {name!r}: " in table for name in stage["failed_checks"])
+    assert all(f'    check "{name}": ' in table for name in stage["failed_checks"])
     assert not re.search(r"check c\d", table)
 
 
