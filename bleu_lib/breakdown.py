@@ -25,7 +25,7 @@ def decompose(score, bp, precisions, orders):
     ]
     logs.append(math.log(bp) if bp > 0 else -math.inf)
     # Hint: a term of -inf (no match at all, or no hypothesis) makes the score 0: those
-    # parts share the 100 points
+    # parts share the 100 points; if every term is 0, every share is 0
     ### BEGIN SOLUTION
     if -math.inf in logs:
         return [

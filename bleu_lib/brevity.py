@@ -38,7 +38,8 @@ def brevity_penalty(closest_ref_len, hyp_len):
         check_length(closest_ref_len, "closest_ref_len"),
         check_length(hyp_len, "hyp_len"),
     )
-    # Hint: three cases: longer than the reference, empty, and the formula
+    # Hint: four cases, as above: longer than the reference, empty, r > 1000 c (0,
+    # without dividing: r may not fit a float), and the formula
     ### BEGIN SOLUTION
     if hyp_len > closest_ref_len:
         return 1.0

@@ -79,6 +79,8 @@ def averaged_counts(m, l, hyp_len):
 def prior_counts(m, l, hyp_len, alpha=5):
     """Method 6 (Gao and He): from the third order on, add alpha n-grams of the prior
     precision p[n-1]**2 / p[n-2]."""
+    # Hint: keep the smoothed precisions as you go; where p[n-2] is 0 the prior is 0
+    # (nothing to extrapolate from, as in NLTK)
     ### BEGIN SOLUTION
     counts, totals = list(m[: min(2, len(l))]), list(l[:2])
     precisions = [m_n / l_n for m_n, l_n in zip(counts, totals)]

@@ -73,20 +73,25 @@ from grader.feedback import (  # noqa: E402
 from tools.nbtools import is_answer_key, notebook_paths  # noqa: E402
 
 NOTEBOOKS, LIBRARY, TESTS = ROOT / "notebooks", ROOT / "bleu_lib", ROOT / "tests"
+# The hint may go on over more comment lines, as long as it touches the region
 REGION = re.compile(
-    r"^(?P<hint>[ \t]*# Hint: (?P<text>[^\n]*)\n)?(?P<indent>[ \t]*)### BEGIN "
-    r"SOLUTION\n.*?"
+    r"^(?P<hint>[ \t]*# Hint: (?P<text>[^\n]*\n(?:[ \t]*#(?! Hint:| ###)[^\n]*\n)*))?"
+    r"(?P<indent>[ \t]*)### BEGIN SOLUTION\n.*?"
     r"^[ \t]*### END SOLUTION[ \t]*\n?",
     re.M | re.S,
 )
 
 
 def stub(match):
-    """The stub that replaces one solution region: the hint line stays, the code becomes
-    NotImplementedError."""
+    """The stub that replaces one solution region: the hint's lines stay, and the code
+    becomes NotImplementedError with the hint for message."""
     # an exercise: name what to set
     answer = re.search(r"^\s*(answer_\w+|\w+_3) =", match[0], re.M)
-    hint = match["text"] or (
+    # a hint of several comment lines is one sentence
+    text = " ".join(
+        line.strip().lstrip("#").strip() for line in (match["text"] or "").splitlines()
+    )
+    hint = text or (
         f"set {answer[1]}" if answer else "replace this line with your solution"
     )
     return (
@@ -175,6 +180,88 @@ def check_cells(nb):
             if any(isinstance(node, ast.Assert) for node in ast.walk(tree)):
                 checks[cell.id] = cell.source
     return checks
+
+
+def check_names(nb):
+    """A name for each check cell, by id, that a student can find in the notebook: the
+    section (or exercise) it sits in, and what of theirs it calls, e.g. "The penalty:
+    brevity_penalty" or "Exercise 2: answer_2"; "(check 2 of 3)" when one repeats."""
+    theirs = student_names(nb)
+    # everything the notebook defines, for a check that calls nothing of the student's
+    defined = {
+        node.name
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for node in ast.walk(parsed(cell.source))
+        if isinstance(node, ast.FunctionDef)
+    }
+    checks, names, place = check_cells(nb), {}, "the notebook's start"
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            place = section_of(cell.source, place)
+        elif cell.id in checks:
+            tree = parsed(cell.source)
+            called = {
+                node.func.id
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            }
+            used = dict.fromkeys(
+                node.id for node in ast.walk(tree) if isinstance(node, ast.Name)
+            )
+            # a solution's names first; else the notebook's functions it calls
+            called = [n for n in used if n in theirs] or [
+                n for n in used if n in defined and n in called
+            ]
+            names[cell.id] = f"{place}: {', '.join(called)}" if called else place
+    counts = {name: list(names.values()).count(name) for name in names.values()}
+    seen = {}
+    for cell_id, name in names.items():
+        if counts[name] > 1:
+            seen[name] = seen.get(name, 0) + 1
+            names[cell_id] = f"{name} (check {seen[name]} of {counts[name]})"
+    return names
+
+
+def section_of(markdown, place):
+    """Where a student is after reading this markdown cell: its last heading, or the
+    exercise it asks (**2.**), else still `place`."""
+    for line in markdown.splitlines():
+        heading = re.match(r"#+\s+(.*\S)", line)
+        exercise = re.match(r"\*\*(\d+)\.\*\*", line)
+        if heading:
+            place = heading[1]
+        elif exercise:
+            place = f"Exercise {exercise[1]}"
+    return place
+
+
+def student_names(nb):
+    """The functions that the solution regions of `nb` define, and the variables that
+    they set outside a function (answer_1, refs_3...)."""
+    names = set()
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "### BEGIN SOLUTION" in cell.source:
+            for node in parsed(cell.source).body:
+                if isinstance(node, ast.FunctionDef):
+                    names.add(node.name)
+                elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                    targets = getattr(node, "targets", None) or [node.target]
+                    names |= {
+                        name.id
+                        for target in targets
+                        for name in ast.walk(target)
+                        if isinstance(name, ast.Name)
+                    }
+    return names
+
+
+def parsed(source):
+    "The syntax tree of `source`, empty if it is not valid Python."
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return ast.Module([], [])
 
 
 def edition_sources(teacher):
@@ -340,7 +427,8 @@ def hidden_test_files(files, module):
 
 def with_secrets(student, checks, secret):
     """A copy of the student's notebook in which each of our check cells, unchanged,
-    prints `secret` after its last line."""
+    runs with its asserts reworded (`reworded_check`) and prints `secret` after its last
+    line."""
     nb = copy.deepcopy(student)
     for cell in nb.cells:
         if (
@@ -348,8 +436,143 @@ def with_secrets(student, checks, secret):
             and cell.id in checks
             and cell.source.strip() == checks[cell.id].strip()
         ):
-            cell.source += f"\nprint({secret + cell.id!r})"
+            cell.source = reworded_check(cell.source) + f"\nprint({secret + cell.id!r})"
     return nb
+
+
+# Defined at the top of every check cell the grader runs: an assert whose condition
+# raises would otherwise report only the exception, never the check's own message.
+CHECK_HELPERS = """
+class _GraderRaised:
+    "Stands in a check's message for a value whose computation raised."
+
+    def __init__(self, error):
+        self.text = f"(raised {type(error).__name__})"
+
+    def __repr__(self):
+        return self.text
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        return self.text
+
+
+def _grader_value(compute):
+    try:
+        return compute()
+    except Exception as error:
+        return _GraderRaised(error)
+
+
+def _grader_check(condition, message, source, sides=None):
+    try:
+        failed = not condition()
+    except Exception as error:
+        why = f"`{source}` raised {type(error).__name__}: {error}"
+        if message:
+            why += f". The check says: {_grader_text(message)}"
+        raise AssertionError(why) from None
+    if failed:
+        if not message:
+            raise AssertionError(f"`{source}` is false{_grader_text(sides)}")
+        raise AssertionError(_grader_text(message))
+
+
+def _grader_failed(error):
+    "Raise `error`, raised on a line of this cell outside an assert, naming the line."
+    import linecache
+
+    here, line, trace = _grader_failed.__code__.co_filename, 0, error.__traceback__
+    while trace:  # the last line of this cell on the way to the error
+        if trace.tb_frame.f_code.co_filename == here:
+            line = trace.tb_lineno
+        trace = trace.tb_next
+    code = " ".join(linecache.getline(here, line).split()) if line else ""
+    where = f"`{code}` raised " if code else ""
+    raise AssertionError(f"{where}{type(error).__name__}: {error}") from None
+
+
+def _grader_text(message):
+    "The message on one line, or what kept it from being computed."
+    try:
+        said = message() if message else ""
+    except Exception as error:
+        said = f"(its message raised {type(error).__name__})"
+    return " ".join(str(said).split())
+"""
+
+
+class _RewordAsserts(ast.NodeTransformer):
+    """`assert condition, message` becomes `_grader_check(lambda: condition, lambda:
+    message, source)`; in the message, each {value} that raises shows what it raised."""
+
+    def __init__(self, source):
+        self.source = source
+
+    def visit_Assert(self, node):
+        if any(isinstance(inner, ast.NamedExpr) for inner in ast.walk(node.test)):
+            return node  # `:=` inside a lambda would bind in the lambda only
+        source = " ".join(ast.get_source_segment(self.source, node.test).split())
+        # an assert without a message: for a comparison, the value of each side
+        none = ast.Constant(None)
+        sides = self.thunk(self.sides(node.test)) if node.msg is None else none
+        message = none if node.msg is None else _SafeValues().visit(node.msg)
+        call = ast.Call(
+            ast.Name("_grader_check", ast.Load()),
+            [
+                self.thunk(node.test),
+                none if node.msg is None else self.thunk(message),
+                ast.Constant(source),
+                sides,
+            ],
+            [],
+        )
+        return ast.copy_location(ast.Expr(call), node)
+
+    @staticmethod
+    def thunk(expression):
+        arguments = ast.arguments([], [], None, [], [], None, [])
+        return ast.Lambda(arguments, expression)
+
+    def sides(self, test):
+        "`: its sides are a, b` for a comparison, else nothing."
+        if not isinstance(test, ast.Compare):
+            return ast.Constant("")
+        parts = [ast.Constant(": its sides are ")]
+        for i, side in enumerate([test.left, *test.comparators]):
+            parts += [ast.Constant(", ")] if i else []
+            parts.append(ast.FormattedValue(_SafeValues.wrap(side), ord("r")))
+        return ast.JoinedStr(parts)
+
+
+class _SafeValues(ast.NodeTransformer):
+    "Every {value} of an f-string message computed by _grader_value."
+
+    @staticmethod
+    def wrap(value):
+        thunk = _RewordAsserts.thunk(value)
+        return ast.Call(ast.Name("_grader_value", ast.Load()), [thunk], [])
+
+    def visit_FormattedValue(self, node):
+        self.generic_visit(node)
+        node.value = self.wrap(node.value)
+        return node
+
+
+def reworded_check(source):
+    """The check cell `source` as the grader runs it: the same checks in the same order,
+    but a failed assert always reports its message, even when its condition raises
+    (`assert f(x) == y, "..."` with f raising), and an assert without a message its
+    source and values."""
+    tree = _RewordAsserts(source).visit(ast.parse(source))
+    # an error outside an assert (`got = f(x)`) names the line that raised it
+    wrapped = ast.parse(
+        "try:\n    pass\nexcept AssertionError:\n    raise\n"
+        "except Exception as _grader_error:\n    _grader_failed(_grader_error)"
+    )
+    wrapped.body[0].body = tree.body or [ast.Pass()]
+    return CHECK_HELPERS + "\n" + ast.unparse(ast.fix_missing_locations(wrapped))
 
 
 def run_notebook(nb, workspace, timeout):
@@ -410,26 +633,33 @@ def run_notebook(nb, workspace, timeout):
         sandbox.end(marker)
 
 
-def failed_checks(ran, checks, secret):
-    """Why each of our check cells failed, by id: its error's message, or that the
-    grader never saw it finish."""
+def failed_checks(ran, checks, secret, names=None):
+    """Why each of our check cells failed, by its name for the student (check_names, or
+    its id): its error's message, or that the grader never saw it finish."""
     cells = {cell.id: cell for cell in ran.cells}
+    names = names or {}
     failed = {}
     for cell_id in checks:
+        name = names.get(cell_id, cell_id)
         cell = cells.get(cell_id)
         if cell is None or secret + cell_id not in cell.source:
-            failed[cell_id] = "missing or changed: keep the check cells as they are"
+            failed[name] = "missing or changed: keep the check cells as they are"
             continue
         errors = [out for out in cell.outputs if out.output_type == "error"]
         printed = "".join(
             out.get("text", "") for out in cell.outputs if out.output_type == "stream"
         )
         if errors:
-            failed[cell_id] = shorten(
-                f"{errors[0].ename}: {errors[0].evalue}".strip().splitlines()[0]
+            error = errors[0]
+            # a failed assert says it in the lesson's words (reworded_check)
+            why = (
+                error.evalue
+                if error.ename == "AssertionError" and error.evalue.strip()
+                else f"{error.ename}: {error.evalue}"
             )
+            failed[name] = shorten((why.strip().splitlines() or [""])[0])
         elif secret + cell_id not in printed:
-            failed[cell_id] = (
+            failed[name] = (
                 "did not run to the end: an error was hidden, or the cell was skipped"
             )
     return failed
@@ -437,14 +667,21 @@ def failed_checks(ran, checks, secret):
 
 def run_hidden_tests(workspace, module, files, timeout, examples):
     """The stage's hidden tests, the tests of `files` marked for `module`, run in the
-    sandbox from `workspace`: (number passed, {test: why it failed})."""
+    sandbox from `workspace`: (number passed, {test's name: why it failed}, {test's
+    name: pytest's node id})."""
     if not files:
-        return 0, {
-            "(all)": (
-                f"no test of tests/ is marked stage(name={module!r}): the stage has no "
-                "hidden tests"
-            )
-        }
+        return (
+            0,
+            {
+                "(all)": (
+                    f"no test of tests/ is marked stage(name={module!r}): the stage "
+                    "has no hidden tests"
+                )
+            },
+            {},
+        )
+    # read before any student code runs in this workspace
+    docs = test_descriptions({name: (workspace / name).read_text() for name in files})
     (workspace / "pytest.ini").write_text(
         "[pytest]\naddopts = -p no:cacheprovider\npythonpath = . tests\n"
         f"markers =\n    {STAGE_MARK}\n"
@@ -487,16 +724,43 @@ def run_hidden_tests(workspace, module, files, timeout, examples):
         )
     finally:
         sandbox.end(marker)
-    passed, failed = 0, {}
+    passed, failed, ids = 0, {}, {}
     for case in ElementTree.parse(workspace / "report.xml").getroot().iter("testcase"):
         problems = [
             child for child in case if child.tag in ("failure", "error", "skipped")
         ]
         if problems:
-            failed[case.get("name")] = failure_message(problems[0])
+            name = test_name(case.get("classname", ""), case.get("name", ""), docs)
+            failed[name] = failure_message(problems[0])
+            ids[name] = f"{case.get('classname')}::{case.get('name')}"
         else:
             passed += 1
-    return passed, failed
+    return passed, failed, ids
+
+
+def test_descriptions(sources):
+    """What each test function of `sources` (Python by path) checks, by (module, name):
+    its docstring's first sentence, else its name in words."""
+    found = {}
+    for path, source in sources.items():
+        for node in ast.walk(parsed(source)):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+                doc = (ast.get_docstring(node) or "").split("\n\n")[0]
+                words = node.name.removeprefix("test_").replace("_s_", "'s_")
+                described = " ".join(doc.split()) or words.replace("_", " ")
+                found[(Path(path).stem, node.name)] = shorten(described, 160)
+    return found
+
+
+def test_name(classname, name, docs):
+    """A hidden test's name for a student: what it checks (test_descriptions), with the
+    case of a parametrized test, e.g. "the maximum over the references, not the sum"."""
+    function, _, case = name.partition("[")
+    module = next(
+        (part for part in classname.split(".") if (part, function) in docs), None
+    )
+    described = docs.get((module, function), name)
+    return f"{described} [{case}" if case else described
 
 
 def failure_message(problem):
@@ -574,19 +838,20 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
             finished = run_notebook(ran, kernel_workspace, timeout)
         except Exception as error:  # a dead kernel, a kernel that never started...
             return {**result, "status": f"could not run ({type(error).__name__})"}
-        failed = failed_checks(ran, checks, secret)
+        names = check_names(teacher)
+        failed = failed_checks(ran, checks, secret, names)
         if not finished:
             result["status"] = (
                 f"a cell ran longer than {timeout} s: the kernel was stopped there"
             )
-        passed, failed_tests = 0, {}
+        passed, failed_tests, test_ids = 0, {}, {}
         if module:
             # a new, unguessable folder, written after the kernel ended
             tests_workspace = Path(tempfile.mkdtemp(dir=tmp))
             write_files({**trusted["files"], **ours}, tests_workspace)
             try:
                 files = hidden_test_files(trusted["files"], module)
-                passed, failed_tests = run_hidden_tests(
+                passed, failed_tests, test_ids = run_hidden_tests(
                     tests_workspace, module, files, 10 * timeout, examples
                 )
             except Exception as error:
@@ -605,6 +870,11 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
         "tests_passed": passed,
         "tests_total": total,
         "failed_tests": failed_tests,
+        # for teachers: the cell id and pytest's node id of each failure named above
+        "failed_check_ids": {
+            name: cell_id for cell_id, name in names.items() if name in failed
+        },
+        "failed_test_ids": test_ids,
         "passed": not failed
         and not failed_tests
         and (total > 0 or not module)
@@ -782,9 +1052,12 @@ def table(report):
             f"{r['tests_passed']:>6}/{r['tests_total']:<6}  {verdict(r)}"
         )
         lines += [
-            f"    check {cell}: {why}" for cell, why in r["failed_checks"].items()
+            f'    check "{name}": {why}' for name, why in r["failed_checks"].items()
         ]
-        lines += [f"    test {test}: {why}" for test, why in r["failed_tests"].items()]
+        lines += [
+            f'    hidden test "{name}": {why}'
+            for name, why in r["failed_tests"].items()
+        ]
     lines.append(f"stages passed: {report['passed']} of {report['stages_total']}")
     return "\n".join(lines + changed_warning(report))
 

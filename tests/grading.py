@@ -2,9 +2,12 @@
 a copy of the student edition with one stage handed in, and fast settings."""
 
 import shutil
+import textwrap
 
 import nbformat
 
+from grader.classroom import REGION
+from hinted_solutions import HINTED
 from support import ROOT
 
 # few random examples in the hidden tests, to keep the suite short
@@ -19,4 +22,29 @@ def with_stage(edition, folder, name, change=lambda source: source):
     for cell in nb.cells:
         cell.source = change(cell.source)
     nbformat.write(nb, folder / "notebooks" / name)
+    return folder
+
+
+def with_hinted_solutions(edition, folder):
+    """A copy of the student edition in which every notebook of
+    tests/hinted_solutions.py is handed in: our notebook with those solution regions
+    replaced by the hinted ones (its other regions, the exercises, keep our answers)."""
+    shutil.copytree(edition, folder)
+    for name, solutions in HINTED.items():
+        nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+        for cell in nb.cells:
+            if cell.id in solutions:
+                body = textwrap.dedent(solutions[cell.id]).strip("\n") + "\n"
+
+                def region(match, body=body):
+                    indent = match["indent"]
+                    return (
+                        f"{match['hint'] or ''}{indent}### BEGIN SOLUTION\n"
+                        f"{textwrap.indent(body, indent)}{indent}### END SOLUTION\n"
+                    )
+
+                source, regions = REGION.subn(region, cell.source + "\n")
+                assert regions == 1, (name, cell.id)
+                cell.source = source.rstrip("\n")
+        nbformat.write(nb, folder / "notebooks" / name)
     return folder

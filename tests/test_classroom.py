@@ -22,7 +22,8 @@ import pytest
 
 from grader import classroom
 from grader.classroom import REGION, grade, stages
-from grading import FAST, with_stage
+from grading import FAST, with_hinted_solutions, with_stage
+from hinted_solutions import HINTED
 from support import ROOT
 from tools.nbtools import MODEL_ANSWER, notebook_paths
 
@@ -192,6 +193,20 @@ def test_stubs_raise_with_a_hint(edition):
     assert 'raise NotImplementedError("Your turn: set answer_1")' in source
 
 
+def test_a_hint_over_several_lines_reaches_the_stub_whole(edition):
+    source = "".join(
+        c.source
+        for c in nbformat.read(
+            edition / "notebooks" / "04_sentence_bleu.ipynb", as_version=4
+        ).cells
+    )
+    # the hint's second comment line, "# (notebook 03)", is in the message too
+    assert (
+        'NotImplementedError("Your turn: clip_counts, ngram_counts and max_ref_counts '
+        '(notebook 02), closest_ref_len (notebook 03)")'
+    ) in source
+
+
 def test_every_stub_is_open_in_the_student_edition(edition):
     # our notebooks store the exercises' answers collapsed (self-study); a stub is not
     collapsed = [
@@ -286,19 +301,34 @@ MISTAKES = {  # a wrong solution, and the words of the lesson its feedback must 
         "math.exp(1 - hyp_len / closest_ref_len)",
         "BP = exp(1 - r/c) below c = r",
     ),
+    # issue 27: the error is raised inside the assert's condition, and the check's own
+    # message must still reach the student, with the call that raised
+    "three cases where the hint says four": (
+        "    if closest_ref_len > 1000 * hyp_len:\n"
+        "        return 0.0  # exp(1 - r/c) underflows to 0 anyway\n",
+        "",
+        "`brevity_penalty(10**400, 1) == brevity_penalty(1001, 1) == "
+        "math.exp(1 - 1001) == 0.0` raised OverflowError: integer division result "
+        "too large for a float. "
+        "The check says: BP for c = 1 and r = 1001 or 10**400 is 0.0 (exp(1 - 1001) "
+        "underflows), got 0.0 and (raised OverflowError): for r > 1000 c return 0 "
+        "without dividing",
+    ),
 }
 
 
 @pytest.mark.parametrize("mistake", MISTAKES)
 def test_a_wrong_submission_is_told_its_mistake(edition, tmp_path, mistake):
     right, wrong, words = MISTAKES[mistake]
+    assert right in notebook_source("03_brevity_penalty.ipynb")
     folder = with_stage(
         edition,
         tmp_path / "wrong",
         "03_brevity_penalty.ipynb",
         lambda source: source.replace(right, wrong),
     )
-    stage = grade(folder, only=["03"], **FAST)["stages"][0]
+    report = grade(folder, only=["03"], **FAST)
+    stage = report["stages"][0]
     assert stage["status"] == "graded" and not stage["passed"]
     messages = list(stage["failed_checks"].values()) + list(
         stage["failed_tests"].values()
@@ -307,6 +337,108 @@ def test_a_wrong_submission_is_told_its_mistake(edition, tmp_path, mistake):
     assert all(
         re.match(r"assert .* failed: .", why) for why in stage["failed_tests"].values()
     ), stage["failed_tests"]
+    # named as the student finds them; the ids stay in the gradebook for teachers
+    names = classroom.check_names(
+        nbformat.read(ROOT / "notebooks" / "03_brevity_penalty.ipynb", as_version=4)
+    )
+    assert stage["failed_check_ids"] == {
+        name: cell for cell, name in names.items() if name in stage["failed_checks"]
+    } and set(stage["failed_check_ids"]) == set(stage["failed_checks"])
+    assert set(stage["failed_test_ids"]) == set(stage["failed_tests"])
+    assert all("::test_" in node for node in stage["failed_test_ids"].values())
+    table = classroom.table(report)
+    assert all(f'    check "{name}": ' in table for name in stage["failed_checks"])
+    assert not re.search(r"check c\d", table)
+
+
+def notebook_source(name):
+    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    return "\n".join(cell.source for cell in nb.cells)
+
+
+def test_every_hinted_minimal_solution_passes_its_stage(edition, tmp_path):
+    """What a student who follows each hint literally writes (tests/hinted_solutions.py)
+    passes its stage: no hint leaves out what a check or hidden test demands. One run,
+    every such stage."""
+    report = grade(with_hinted_solutions(edition, tmp_path / "hinted"), **FAST)
+    graded = {
+        r["notebook"]: r for r in report["stages"] if r["status"] != "not attempted"
+    }
+    assert sorted(graded) == sorted(HINTED)
+    assert all(r["passed"] for r in graded.values()), classroom.table(report)
+
+
+def test_check_names_say_where_a_check_is_and_what_it_calls():
+    names = classroom.check_names(
+        nbformat.read(ROOT / "notebooks" / "03_brevity_penalty.ipynb", as_version=4)
+    )
+    assert names["c07"] == "The effective reference length: closest_ref_len"
+    assert names["c13b"] == "The penalty: brevity_penalty (check 2 of 2)"
+    assert names["c26"] == "Exercise 1: answer_1"
+    for path, _ in stages():  # every check of every stage has a name of its own
+        found = classroom.check_names(nbformat.read(path, as_version=4))
+        assert len(set(found.values())) == len(found) > 0, path.name
+        assert not any(re.fullmatch(r"c\d+\w*", name) for name in found.values())
+
+
+def run_check(source):
+    """The message a check cell's source fails with, run as the grader runs it, or
+    None."""
+    try:
+        exec(compile(classroom.reworded_check(source), "<check>", "exec"), {})
+    except AssertionError as error:
+        return str(error)
+    return None
+
+
+CHECKS = [  # a check cell's source, and the message the grader reports
+    (
+        "def f(x):\n    return 1 / x\n\nassert f(0) == 1, f'f(0) is 1, got {f(0)!r}'",
+        "`f(0) == 1` raised ZeroDivisionError: division by zero. The check says: f(0) "
+        "is 1, got (raised ZeroDivisionError)",
+    ),
+    ("assert 1 + 1 == 3", "`1 + 1 == 3` is false: its sides are 2, 3"),
+    ("assert [] == [], 'never'\nassert not 1 // 1 == 1", "`not 1 // 1 == 1` is false"),
+    ("assert {}['k']", "`{}['k']` raised KeyError: 'k'"),
+    ("assert 2 < 1, f'not {1:>3}'", "not 1"),  # one line: the spaces collapse
+    ("assert True, 'fine'\nx = 1", None),
+    ("for x in [1, 2]:\n    assert x < 2, f'x = {x}'", "x = 2"),
+    ("y = 1 / 0\nassert y", "ZeroDivisionError: division by zero"),
+]
+
+
+@pytest.mark.parametrize("source, message", CHECKS)
+def test_a_failed_check_reports_its_message_whatever_the_code_raises(source, message):
+    assert run_check(source) == message
+    # the same checks: the cell as written fails exactly when the grader says so
+    try:
+        exec(compile(source, "<check>", "exec"), {})
+        failed = False
+    except Exception:
+        failed = True
+    assert failed == (message is not None)
+
+
+def test_hidden_tests_are_named_by_their_docstring_or_name():
+    docs = classroom.test_descriptions(
+        {
+            "tests/test_x.py": (
+                "def test_a():\n"
+                '    """The paper\'s examples, exactly.\n\n    More."""\n'
+                "def test_the_maximum_not_the_sum(): pass\n"
+                "def test_nltk_s_floor(): pass\n"
+            )
+        }
+    )
+    assert docs == {
+        ("test_x", "test_a"): "The paper's examples, exactly.",
+        ("test_x", "test_the_maximum_not_the_sum"): "the maximum not the sum",
+        ("test_x", "test_nltk_s_floor"): "nltk's floor",
+    }
+    assert classroom.test_name("tests.test_x", "test_a[case-1]", docs) == (
+        "The paper's examples, exactly. [case-1]"
+    )
+    assert classroom.test_name("test_x", "test_unknown", docs) == "test_unknown"
 
 
 def test_missing_unreadable_crashing_and_looping_notebooks_are_reported(
@@ -330,3 +462,32 @@ def test_missing_unreadable_crashing_and_looping_notebooks_are_reported(
         r"a cell ran longer than 5 s", status["05"]
     )
     assert report["passed"] == 0
+
+
+@pytest.mark.parametrize("teacher", [False, True])
+def test_learners_jupyterlab_hides_nbgrader_and_teachers_can_turn_it_on(
+    monkeypatch, teacher
+):
+    """README command 1's config: nbgrader's server extensions off and its JupyterLab
+    extension disabled, unless BLEU_TEACHER=1 (checked in Chromium: no "Nbgrader"
+    menu, "Validate" button or "Create Assignment" sidebar)."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    monkeypatch.setenv("BLEU_TEACHER", "1" if teacher else "0")
+    config = PyFileConfigLoader(
+        "jupyter_server_config.py", path=str(ROOT / "tools")
+    ).load_config()
+    extensions = config.ServerApp.get("jpserver_extensions", {})
+    hook = config.ServerApp.get("tornado_settings", {}).get("page_config_hook")
+    installed = ROOT / ".venv/etc/jupyter/jupyter_server_config.d/nbgrader.json"
+    if installed.exists():  # every server extension nbgrader enables, we disable
+        enabled = json.loads(installed.read_text())["ServerApp"]["jpserver_extensions"]
+        assert set(enabled) <= set(extensions) or teacher
+    if teacher:
+        assert extensions == {} and hook is None
+        return
+    assert extensions and not any(extensions.values())
+    assert all(name.startswith("nbgrader.") for name in extensions)
+    for disabled in ({}, ["other"], {"other": True}):
+        page = hook(None, {"disabledExtensions": disabled} if disabled != {} else {})
+        assert "@jupyter/nbgrader" in page["disabledExtensions"]
