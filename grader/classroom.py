@@ -752,12 +752,19 @@ def main(argv=None):
         default=[],
         help="grade only this stage, e.g. 03 (repeatable)",
     )
+    grader.add_argument(
+        "--require-isolation",
+        action="store_true",
+        help="refuse to grade (exit status 4) unless student code runs strongly "
+        "isolated (grader/sandbox.py)",
+    )
     args = parser.parse_args(argv)
     if args.command == "student":
         student_edition(args.folder)
         print(f"student edition written to {args.folder}")
         return 0
-    print(sandbox.describe(), file=sys.stderr, flush=True)
+    if not sandbox.announce(args.require_isolation):
+        return 4
     report = grade(
         args.folder,
         args.timeout,
