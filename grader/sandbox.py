@@ -35,25 +35,26 @@ NOBODY = 65534
 MODES = ("root", "user namespace")
 
 # Run by /bin/sh inside the new namespaces, as (the namespace's) root: $1 is the
-# workspace, $2 the user to become (empty: stay, without privileges), then the folders to
-# cover (each a newline-separated list: the folder, then the folders inside it to keep),
-# "--", and the command. Mounts made here are private to the namespace.
+# workspace, $2 the user to become (empty: stay, without privileges), then the folders
+# to cover (each a newline-separated list: the folder, then the folders inside it to
+# keep), "--", and the command. Mounts made here are private to the namespace.
 SETUP = r"""
 set -e
 workspace=$1; user=$2; shift 2
-mount --make-rprivate /
+# -n: write nothing to /run/mount (read-only when a sandbox runs the grader itself)
+mount -n --make-rprivate /
 # a private, empty /dev/shm: scratch space for the run, and where kept folders wait
-mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+mount -n -t tmpfs -o mode=1777 tmpfs /dev/shm
 stash=/dev/shm/.kept
 cover() {  # replace folder $1 by an empty tmpfs that holds only the folders $2...
     folder=$1; shift; i=0
     for kept; do
-        i=$((i + 1)); mkdir -p "$stash/$i"; mount --rbind "$kept" "$stash/$i"
+        i=$((i + 1)); mkdir -p "$stash/$i"; mount -n --rbind "$kept" "$stash/$i"
     done
-    mount -t tmpfs -o mode=755 tmpfs "$folder"
+    mount -n -t tmpfs -o mode=755 tmpfs "$folder"
     i=0
     for kept; do
-        i=$((i + 1)); mkdir -p "$kept"; mount --move "$stash/$i" "$kept"
+        i=$((i + 1)); mkdir -p "$kept"; mount -n --move "$stash/$i" "$kept"
         rmdir "$stash/$i"
     done
 }
@@ -63,17 +64,17 @@ while [ "$1" != -- ]; do
     IFS=$newline; set -f; cover $1; unset IFS; set +f; shift
 done
 shift
-mount --bind "$workspace" "$workspace"
+mount -n --bind "$workspace" "$workspace"
 # every other mount read-only (mountinfo writes a space as \040: printf %b decodes it);
 # a mount that stays writable stops the run
 awk '{print $5}' /proc/self/mountinfo | sort -ru | while IFS= read -r target; do
     target=$(printf '%b' "$target")
     case $target in
         /proc|/proc/*|/dev|/dev/*|"$workspace") ;;
-        *) if [ -e "$target" ]; then mount -o remount,bind,ro "$target"; fi ;;
+        *) if [ -e "$target" ]; then mount -n -o remount,bind,ro "$target"; fi ;;
     esac
 done
-mount -t proc proc /proc
+mount -n -t proc proc /proc
 # the working directory, found again through the new mounts (the old one is read-only)
 cd "$PWD"
 set -- --inh-caps=-all --bounding-set=-all --no-new-privs -- "$@"
