@@ -222,7 +222,7 @@ def probe(mode):
     said = done.stdout.strip().splitlines()[-1:] or (
         errors[-1:] if "Traceback" in done.stderr else errors[:1]
     )
-    return said[0].strip() if said else f"the sandbox exited with {done.returncode}"
+    return said[0].strip(" .") if said else f"the sandbox exited with {done.returncode}"
 
 
 @functools.lru_cache(maxsize=None)
@@ -233,9 +233,14 @@ def isolation():
 
 def why_weak():
     "Why no strong mode works here."
+    reasons = {mode: probe(mode) for mode in MODES}
     if os.geteuid() != 0:
-        return f"no user namespace ({probe('user namespace')}), and not root"
-    return "; ".join(f"{mode}: {probe(mode)}" for mode in MODES)
+        return f"not root, and no user namespace: {reasons['user namespace']}"
+    if len(set(reasons.values())) == 1:
+        return reasons["root"]
+    return (
+        f"as root: {reasons['root']}; in a user namespace: {reasons['user namespace']}"
+    )
 
 
 def describe():

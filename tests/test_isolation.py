@@ -190,5 +190,5 @@ def test_the_strongest_mode_that_works_is_taken(monkeypatch):
     monkeypatch.setattr(sandbox, "isolation", lambda: "weak")
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert sandbox.describe().startswith(
-        "isolation: weak: no user namespace (no), and not root. "
+        "isolation: weak: not root, and no user namespace: no. Student code runs as you"
     )
