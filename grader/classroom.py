@@ -1268,6 +1268,12 @@ def main(argv=None):
         default=[],
         help="grade only this stage, e.g. 03 or 3 (repeatable)",
     )
+    grader.add_argument(
+        "--require-isolation",
+        action="store_true",
+        help="refuse to grade (exit status 4) unless student code runs strongly "
+        "isolated (grader/sandbox.py)",
+    )
     args = parser.parse_args(argv)
     if args.command == "student":
         return write_student_edition(student, args.folder)
@@ -1307,7 +1313,8 @@ def write_student_edition(parser, folder):
 def grade_command(args, folders, is_class):
     "The grade command, its arguments checked: grade, print, write what was asked."
     say = functools.partial(print, file=sys.stderr, flush=True)
-    say(sandbox.describe())
+    if not sandbox.announce(args.require_isolation):  # says which isolation it got
+        return 4
     started, graded = time.monotonic(), []
 
     def progress(student, result, report):

@@ -15,7 +15,10 @@ Each is one way to cheat:
   gradebook as all passed;
 - peek: end the exported module by running the teacher's own solution module in its
   place (a cell at the end);
-- links: hand in links to the teacher's solution notebooks instead of notebooks.
+- links: hand in links to the teacher's solution notebooks instead of notebooks;
+- tamper: try to make the file systems writable again (as the sandbox's root, or in a
+  user namespace of its own), then append to the teacher's tests/test_differential.py
+  and tests/conftest.py and write a file into the repository.
 """
 
 import json
@@ -81,6 +84,22 @@ subprocess.Popen([sys.executable, "-c", f"GRADEBOOK = {GRADEBOOK!r}" + forger],
                  start_new_session=True, stdout=subprocess.DEVNULL,
                  stderr=subprocess.DEVNULL)
 ''',
+    "tamper": FIND_TEACHER
+    + """
+import subprocess
+undo = f"umount -l {teacher}; mount -o remount,rw /; mount -o remount,rw {teacher}"
+for how in [[], ["unshare", "--user", "--map-root-user", "--mount"]]:
+    try:
+        subprocess.run([*how, "sh", "-c", undo], capture_output=True)
+    except OSError as error:
+        print("could not", error)
+for name in ["tests/test_differential.py", "tests/conftest.py", "HACKED.txt"]:
+    try:
+        with open(teacher / name, "a") as file:
+            file.write("\\n# written by a student's notebook\\n")
+    except OSError as error:
+        print("could not", error)
+""",
     "peek": "#| export"
     + FIND_TEACHER
     + """
