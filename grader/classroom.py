@@ -5,6 +5,7 @@ students hand in.
         write the student edition to FOLDER
     python -m grader grade FOLDER [--json FILE]
                      [--timeout SECONDS] [--examples N] [--jobs N] [--stage NN]
+                     [--require-isolation]
         grade the notebooks in FOLDER (or FOLDER/notebooks)
     python -m grader grade FOLDER FOLDER... --out GRADES   (or one folder of folders)
         grade a class: GRADES/gradebook.csv and .json, and GRADES/feedback/NAME.html,
