@@ -131,6 +131,7 @@ def test_the_readmes_commands_leave_a_copy_clean(tmp_path):
         assert subprocess.run(run, cwd=copy, capture_output=True).returncode == 0
     student = [sys.executable, "-m", "grader", "student", "classroom/"]
     assert subprocess.run(student, cwd=copy, capture_output=True).returncode == 0
-    written = ["submissions/alice/x", "alice.json", "screens/plot.png", "site/a.html"]
+    written = ["submissions/alice/x", "alice.json", "grades/gradebook.csv"]
+    written += ["screens/plot.png", "site/a.html"]
     assert git(copy, "check-ignore", *written).split() == written
     assert git(copy, "status", "--porcelain") == ""
