@@ -128,6 +128,8 @@ def modified_precision(references, hypothesis, n):
         check_tokens(hypothesis),
         check_order(n),
     )
+    if n > len(hyp):  # no n-gram that long: NLTK's 0/1, without counting up to n
+        return Precision(0, 1)
     matches, totals = clip_counts(ngram_counts(hyp, n), max_ref_counts(refs, n), n)
     # subtle: NLTK's 0/1 where the paper has 0/0
     return Precision(matches[-1], max(1, totals[-1]))

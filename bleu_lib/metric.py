@@ -318,6 +318,9 @@ class BLEU:
     def score_statistics(self, stats):
         """The score of summed statistics, with this metric's options: for the shards of
         a corpus, the corpus's score."""
+        from bleu_lib.checks import check_stats  # A1: a clear error for None
+
+        check_stats(stats)
         return self._score(stats)
 
     def sentence_score(self, hypothesis, references):

@@ -36,9 +36,13 @@ def p_value(statistics, observed, ties=False):
 
 
 # %% ../notebooks/10_significance.ipynb #c37
+from .checks import check_p_values  # appendix A1
+
+
 def holm(p_values):
     """Holm-Bonferroni adjusted p-values, in the order given: the k-th smallest times (m
     - k + 1), kept non-decreasing."""
+    p_values = check_p_values(p_values)  # a NaN would sort anywhere, silently
     order = np.argsort(p_values, kind="stable")
     adjusted, running = np.empty(len(p_values)), 0.0
     # Hint: walk the p-values from the smallest; multiply the k-th (from 0) by m - k,

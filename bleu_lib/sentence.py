@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from operator import add
 
 # appendix A1: the checks, and the message that explains a score of 0
-from .checks import BleuWarning, check_stats, check_weight_set
+from .checks import BleuWarning, check_stats, check_weight_set, describe
 from .checks import zero_precision_message
 from .ngrams import ngram_counts
 from .precision import clip_counts, max_ref_counts
@@ -40,6 +40,8 @@ class BleuStats:
 
     def __add__(self, other):
         "Statistics add up: a corpus's statistics are the sum of its segments'."
+        if not isinstance(other, BleuStats):  # not an AttributeError on .matches
+            raise TypeError(f"BleuStats add only to BleuStats, not {describe(other)}")
         if len(self.matches) != len(other.matches):
             raise ValueError(
                 f"cannot add statistics of {len(self.matches)} and "
