@@ -45,7 +45,7 @@ from bleu_lib.streams import (
     read_segments,
 )
 from .streams import reference_streams
-from .tokenizer_table import get_tokenizer
+from .tokenizer_table import TOKENIZERS, get_tokenizer
 
 # SacreBLEU's four
 SMOOTH_DEFAULTS = {
@@ -356,3 +356,8 @@ class BLEU:
             self.n_bootstrap,
             self.seed,
         )
+
+
+# %% ../notebooks/A3_sacrebleu_interface.ipynb #u02
+# a live view: a tokenizer registered later is listed too
+BLEU.TOKENIZERS = TOKENIZERS.keys()

@@ -9,6 +9,8 @@ __all__ = ["interval", "p_value", "holm", "clusters"]
 # %% ../notebooks/10_significance.ipynb #c15
 import numpy as np
 
+from .checks import check_p_values  # appendix A1, for holm
+
 
 def interval(values):
     """The middle 95% of resampled values, as (lowest, highest) of those kept: SacreBLEU
@@ -36,9 +38,6 @@ def p_value(statistics, observed, ties=False):
 
 
 # %% ../notebooks/10_significance.ipynb #c37
-from .checks import check_p_values  # appendix A1
-
-
 def holm(p_values):
     """Holm-Bonferroni adjusted p-values, in the order given: the k-th smallest times (m
     - k + 1), kept non-decreasing."""
