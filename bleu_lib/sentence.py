@@ -30,8 +30,7 @@ from .brevity import brevity_penalty, closest_ref_len
 # %% ../notebooks/04_sentence_bleu.ipynb #c05b
 @dataclass(frozen=True)
 class BleuStats:
-    """BLEU's sufficient statistics: lengths c and r, clipped matches m_n and totals l_n
-    for n = 1..N."""
+    """BLEU's sufficient statistics: lengths c, r; clipped matches m_n, totals l_n."""
 
     hyp_len: int
     ref_len: int
