@@ -128,6 +128,8 @@ def modified_precision(references, hypothesis, n):
         check_tokens(hypothesis),
         check_order(n),
     )
+    if n > len(hyp):  # no n-gram that long: NLTK's 0/1, without counting up to n
+        return Precision(0, 1)
     matches, totals = clip_counts(ngram_counts(hyp, n), max_ref_counts(refs, n), n)
     # subtle: NLTK's 0/1 where the paper has 0/0
     return Precision(matches[-1], max(1, totals[-1]))
@@ -188,8 +190,8 @@ def sentence_bleu(
     smoothing_function=None,
     auto_reweigh=False,
 ):
-    """NLTK's sentence_bleu, with clear errors for bad input and exactly 0.0 (not
-    ~1e-155) for an unsmoothed zero."""
+    """NLTK's sentence_bleu, with clear errors for bad input and exactly 0.0 (not NLTK's
+    tiny positive number) for an unsmoothed zero."""
     refs, hyp = check_references(references), check_tokens(hypothesis)
     weight_sets, several = check_weights(weights)
     check_smoothing(smoothing_function)
@@ -277,13 +279,13 @@ class SmoothingFunction:
 
     def method0(self, p_n, *args, **kwargs):
         """No smoothing, as NLTK does it: a zero precision becomes sys.float_info.min,
-        so the score is ~1e-155, not 0."""
+        each multiplies the score by min**w_n (~1e-77 at w_n = 0.25), not by 0."""
         zero = [n for n, p in enumerate(p_n, start=1) if p.numerator == 0]
         if zero:
             warnings.warn(
                 f"NLTK's method0 replaces the zero precisions p_{zero} by "
-                "sys.float_info.min: the score will be about 1e-77 per such order, "
-                "where the paper's BLEU is 0",
+                "sys.float_info.min: each multiplies the score by it to the power of "
+                "its weight (1e-77 at 0.25), where the paper's BLEU is 0",
                 BleuWarning,
                 stacklevel=2,
             )

@@ -31,6 +31,9 @@ __all__ = [
     "check_segment",
     "check_corpus",
     "check_pairs",
+    "check_metric",
+    "check_probability",
+    "check_p_values",
 ]
 
 # %% ../notebooks/A1_bad_input.ipynb #k02
@@ -501,3 +504,40 @@ def check_pairs(xs, ys, constant_ok=False):
                 "is undefined"
             )
     return arrays
+
+
+# %% ../notebooks/A1_bad_input.ipynb #k36
+def check_metric(metric, name="metric"):
+    """Return `metric` if it is a bleu_lib BLEU (or has what the tests and explanations
+    use), else raise a TypeError."""
+    # duck-typed: this module comes before bleu_lib.metric, on the ladder
+    needed = ("max_ngram_order", "smooth_method", "segment_rows", "tokens")
+    if not all(hasattr(metric, attribute) for attribute in needed):
+        raise TypeError(
+            f"{name} must be a bleu_lib BLEU, such as BLEU() or BLEU(tokenize='13a'), "
+            f"not {describe(metric)}"
+        )
+    return metric
+
+
+def check_probability(value, name, level=False):
+    """Return `value` if it is a probability, from 0 to 1; a significance level
+    (`level=True`) must be strictly between 0 and 1."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be a number, not {describe(value)}")
+    # subtle: NaN fails every comparison, so it is refused here too
+    if not (0 < value < 1 if level else 0 <= value <= 1):
+        inside = "strictly between 0 and 1, such as 0.05" if level else "from 0 to 1"
+        raise ValueError(f"{name} must be {inside}, got {short_repr(value)}")
+    return value
+
+
+# %% ../notebooks/A1_bad_input.ipynb #k37
+def check_p_values(p_values):
+    "Return `p_values` as a list, each checked to be a probability from 0 to 1."
+    if isinstance(p_values, (str, bytes)) or not isinstance(p_values, Iterable):
+        raise TypeError(f"p_values must be a list of numbers, not {describe(p_values)}")
+    values = list(p_values)
+    for i, p in enumerate(values):
+        check_probability(p, f"p_values[{i}]")
+    return values

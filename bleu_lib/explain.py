@@ -23,6 +23,7 @@ __all__ = [
     "compare_systems",
     "sentence_histogram",
     "worst_segments",
+    "with_references",
     "report_data",
     "report_html",
     "decompose",
@@ -40,7 +41,7 @@ import numpy as np
 from .breakdown import decompose, if_perfect, ngram_status
 from .engine import row_stats
 from .metric import BLEU
-from .checks import check_tokens
+from .checks import check_metric, check_tokens
 from .ngrams import ngram_counts, ngrams
 from .precision import max_ref_counts
 from bleu_lib.render import (
@@ -190,7 +191,7 @@ def explain(hypothesis, references, metric=None):
 
     `metric` is a bleu_lib BLEU; the default is SacreBLEU's sentence_bleu:
     BLEU(effective_order=True)."""
-    metric = BLEU(effective_order=True) if metric is None else metric
+    metric = BLEU(effective_order=True) if metric is None else check_metric(metric)
     if isinstance(references, (str, bytes)) or not references:
         raise TypeError(
             "references must be a non-empty list of references for this one "
@@ -257,7 +258,7 @@ class Highlight:
 def explain_corpus(hypotheses, references=None, metric=None):
     """Explain a corpus score (the metric's corpus_score, to the bit); `.segments` keeps
     each segment's statistics row."""
-    metric = BLEU() if metric is None else metric
+    metric = BLEU() if metric is None else check_metric(metric)
     stats = segment_statistics(metric, check_hypotheses(hypotheses), references)
     order = metric.max_ngram_order
     summed = row_stats(stats.sum(axis=0).tolist(), order)
@@ -471,6 +472,14 @@ def worst_segments(metric, hyps, references, explanation, k=3):
 
 
 # %% ../notebooks/A7_explaining_exact.ipynb #c41b
+def with_references(metric, references):
+    """A copy of `metric` holding `references`: a report scores against the references
+    it is given, not those the metric may already hold."""
+    metric = copy.copy(check_metric(metric))
+    metric._ref_cache = metric._cache_references(references)  # bleu_lib's own
+    return metric
+
+
 def report_data(
     named_systems, references, metric=None, n_samples=1000, seed=DEFAULT_SEED
 ):
@@ -480,7 +489,7 @@ def report_data(
         raise ValueError(
             f"a report explains one system, or compares two; got {len(named_systems)}"
         )
-    metric = BLEU(references=references) if metric is None else metric
+    metric = with_references(BLEU() if metric is None else metric, references)
     explanations = [explain_corpus(hyps, None, metric) for _, hyps in named_systems]
     signature = metric.get_signature().format()
     systems = [

@@ -45,7 +45,7 @@ from bleu_lib.streams import (
     read_segments,
 )
 from .streams import reference_streams
-from .tokenizer_table import get_tokenizer
+from .tokenizer_table import TOKENIZERS, get_tokenizer
 
 # SacreBLEU's four
 SMOOTH_DEFAULTS = {
@@ -318,6 +318,9 @@ class BLEU:
     def score_statistics(self, stats):
         """The score of summed statistics, with this metric's options: for the shards of
         a corpus, the corpus's score."""
+        from bleu_lib.checks import check_stats  # A1: a clear error for None
+
+        check_stats(stats)
         return self._score(stats)
 
     def sentence_score(self, hypothesis, references):
@@ -353,3 +356,8 @@ class BLEU:
             self.n_bootstrap,
             self.seed,
         )
+
+
+# %% ../notebooks/A3_sacrebleu_interface.ipynb #u02
+# a live view: a tokenizer registered later is listed too
+BLEU.TOKENIZERS = TOKENIZERS.keys()

@@ -11,6 +11,8 @@ __all__ = [
     "REPORT_STYLE",
     "order_labels",
     "highlight_text",
+    "token_runs",
+    "highlight_table",
     "highlight_html",
     "explanation_text",
     "explanation_html",
@@ -20,6 +22,7 @@ __all__ = [
     "comparison_text",
     "comparison_html",
     "svg_losses",
+    "losses_legend",
     "svg_histogram",
     "segments_html",
     "report_page",
@@ -63,13 +66,24 @@ def highlight_text(tokens, rows):
 
 
 # %% ../notebooks/A5_html_report.ipynb #c15h
-def highlight_html(tokens, grams, rows):
-    """The same as an HTML table with inline styles (no script, no stylesheet): a
-    coloured cell per n-gram, the n-gram (`grams`: each order's n-grams, as token
-    tuples) on hover."""
+def token_runs(tokens, width=100):
+    """(start, end) of runs of tokens that fit `width` characters of the page: a long
+    sentence is drawn as several tables, one under the other, never cut off."""
+    runs, start, used = [], 0, 0
+    for i, token in enumerate(tokens):
+        if used + len(token) + 2 > width and i > start:
+            runs.append((start, i))
+            start, used = i, 0
+        used += len(token) + 2  # a cell's padding is worth about two characters
+    return runs + [(start, len(tokens))]
+
+
+def highlight_table(tokens, grams, rows, start, end):
+    "One table of the highlight: the tokens start..end-1, and the n-grams they begin."
     cell = "padding:1px 4px;border:1px solid #fff;color:#000;text-align:center"
     head = "".join(
-        f'<td style="{cell};font-weight:bold">{escape(token)}</td>' for token in tokens
+        f'<td style="{cell};font-weight:bold">{escape(token)}</td>'
+        for token in tokens[start:end]
     )
     lines = [f"<tr><td></td>{head}</tr>"]
     for label, order_grams, row in zip(order_labels(rows), grams, rows):
@@ -77,12 +91,23 @@ def highlight_html(tokens, grams, rows):
             f'<td style="{cell};background:{STATUS[status][1]}" '
             f'title="{escape(" ".join(map(str, gram)))}: '
             f'{status}">{STATUS[status][0]}</td>'
-            for gram, status in zip(order_grams, row)
+            for gram, status in zip(order_grams[start:end], row[start:end])
         )
         lines.append(
             '<tr><td style="padding:1px '
             f'6px;white-space:nowrap">{escape(label)}</td>{cells}</tr>'
         )
+    return f'<table style="border-collapse:collapse">{"".join(lines)}</table>'
+
+
+def highlight_html(tokens, grams, rows):
+    """The same as HTML tables with inline styles (no script, no stylesheet): a
+    coloured cell per n-gram, the n-gram (`grams`: each order's n-grams, as token
+    tuples) on hover; a long sentence wraps onto several tables."""
+    tables = "".join(
+        highlight_table(tokens, grams, rows, start, end)
+        for start, end in token_runs(tokens)
+    )
     legend = "".join(
         f'<span style="background:{colour};color:#000;padding:1px '
         '6px;margin-right:6px">'
@@ -91,8 +116,7 @@ def highlight_html(tokens, grams, rows):
     )
     return (
         f'<div style="overflow-x:auto;font-family:monospace;font-size:13px">'
-        f'<table style="border-collapse:collapse">{"".join(lines)}</table>'
-        f'<div style="margin-top:4px">{legend}</div></div>'
+        f'{tables}<div style="margin-top:4px">{legend}</div></div>'
     )
 
 
@@ -235,11 +259,29 @@ def svg_losses(names, scores, losses):
             f'<text x="0" y="{y + 16}" font-size="12">{escape(name[-24:])}</text>'
             + "".join(bars)
         )
+    height = 30 + 34 * len(names)
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" width="680" '
-        f'height="{30 + 34 * len(names)}" font-family="sans-serif"><text x="160" '
+        f'height="{height + 24}" font-family="sans-serif"><text x="160" '
         'y="14" font-size="11">0</text><text x="660" y="14" font-size="11" '
-        'text-anchor="end">100</text>' + "".join(lines) + "</svg>"
+        'text-anchor="end">100</text>'
+        + "".join(lines)
+        + losses_legend(max(len(parts) for parts in losses) - 1, height)
+        + "</svg>"
+    )
+
+
+def losses_legend(orders, y):
+    """A swatch and a name for each colour of the bars: the score, each order (the
+    darkest also for longer orders), brevity."""
+    names = ["BLEU"] + [f"{n}-grams" for n in range(1, min(orders, 4) + 1)] + ["BP"]
+    if orders > 4:
+        names[4] = "4+-grams"  # PART_COLOURS repeat the darkest blue
+    colours = ["#41ab5d", *PART_COLOURS[: len(names) - 2], PART_COLOURS[-1]]
+    return "".join(
+        f'<rect x="{160 + 80 * i}" y="{y}" width="10" height="10" fill="{colour}"/>'
+        f'<text x="{174 + 80 * i}" y="{y + 9}" font-size="11">{escape(name)}</text>'
+        for i, (name, colour) in enumerate(zip(names, colours))
     )
 
 
@@ -267,6 +309,14 @@ def svg_histogram(names, counts):
     ticks = "".join(
         f'<text x="{40 + 60 * i}" y="155" font-size="10">{10 * i}</text>'
         for i in range(11)
+    )
+    # the y axis: whole numbers of segments, about four steps up to the tallest bar
+    step = -(-top // 4)
+    ticks += '<line x1="40" y1="20" x2="40" y2="140" stroke="#333"/>' + "".join(
+        f'<line x1="36" y1="{140 - 120 * v / top:.2f}" x2="40" '
+        f'y2="{140 - 120 * v / top:.2f}" stroke="#333"/><text x="34" '
+        f'y="{144 - 120 * v / top:.2f}" font-size="10" text-anchor="end">{v}</text>'
+        for v in range(0, top + 1, step)
     )
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" width="680" height="185" '

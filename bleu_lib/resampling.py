@@ -9,6 +9,8 @@ __all__ = ["interval", "p_value", "holm", "clusters"]
 # %% ../notebooks/10_significance.ipynb #c15
 import numpy as np
 
+from .checks import check_p_values  # appendix A1, for holm
+
 
 def interval(values):
     """The middle 95% of resampled values, as (lowest, highest) of those kept: SacreBLEU
@@ -39,6 +41,7 @@ def p_value(statistics, observed, ties=False):
 def holm(p_values):
     """Holm-Bonferroni adjusted p-values, in the order given: the k-th smallest times (m
     - k + 1), kept non-decreasing."""
+    p_values = check_p_values(p_values)  # a NaN would sort anywhere, silently
     order = np.argsort(p_values, kind="stable")
     adjusted, running = np.empty(len(p_values)), 0.0
     # Hint: walk the p-values from the smallest; multiply the k-th (from 0) by m - k,

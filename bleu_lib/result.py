@@ -132,3 +132,9 @@ class BLEUSignature:
         return self.format()
 
     __repr__ = __str__
+
+
+# %% ../notebooks/A3_sacrebleu_interface.ipynb #u03
+# SacreBLEU's own names for the mean and 95% half-width, -1.0 without a bootstrap
+BLEUScore._mean = property(lambda self: -1.0 if self.mean is None else self.mean)
+BLEUScore._ci = property(lambda self: -1.0 if self.ci is None else self.ci)

@@ -8,10 +8,21 @@ __all__ = [
     "metrics",
     "compat",
     "NOT_BLEU",
+    "TOKENIZER_CLASSES",
+    "tokenizers",
+    "significance",
+    "utils",
     "corpus_bleu",
     "raw_corpus_bleu",
     "sentence_bleu",
     "submodule",
+    "BaseTokenizer",
+    "Result",
+    "estimate_ci",
+    "test_signature",
+    "PairedTest",
+    "run_paired_test",
+    "sum_of_lists",
     "BLEU",
     "BLEUScore",
     "BLEUSignature",
@@ -19,9 +30,20 @@ __all__ = [
 
 # %% ../notebooks/A2_drop_in_layers.ipynb #c07
 import sys
+from collections.abc import Mapping
 from types import ModuleType
 
+from .checks import check_metric
 from .metric import BLEU
+from .scoring import log_or_floor
+from bleu_lib.significance import (
+    DEFAULT_SAMPLES,
+    confidence_interval,
+    paired_test,
+    seed_from_environment,
+    segment_statistics,
+)
+from .tokenizer_table import get_tokenizer
 from .result import SACREBLEU_VERSION, BLEUScore, BLEUSignature
 
 # the SacreBLEU release whose numbers, output and signatures this module reproduces
@@ -139,3 +161,148 @@ def __getattr__(name):
             "itself for chrF, TER and its test sets"
         )
     raise AttributeError(f"module 'bleu_lib.sacrebleu' has no attribute {name!r}")
+
+
+# %% ../notebooks/A2_drop_in_layers.ipynb #s02
+class BaseTokenizer:
+    """SacreBLEU's tokenizer interface: Tokenizer13a()('Hi, you.') -> 'Hi , you .', and
+    signature() -> '13a'."""
+
+    name = "none"
+
+    def signature(self):
+        return self.name
+
+    def __call__(self, line):
+        return get_tokenizer(self.name)(line)
+
+
+# SacreBLEU's module and class of each tokenizer bleu_lib includes
+TOKENIZER_CLASSES = {
+    "none": ("tokenizer_none", "NoneTokenizer"),
+    "zh": ("tokenizer_zh", "TokenizerZh"),
+    "13a": ("tokenizer_13a", "Tokenizer13a"),
+    "intl": ("tokenizer_intl", "TokenizerV14International"),
+    "char": ("tokenizer_char", "TokenizerChar"),
+}
+tokenizers = submodule(
+    "tokenizers",
+    "SacreBLEU's tokenizers, those BLEU uses.",
+    BaseTokenizer=BaseTokenizer,
+)
+for name, (module, cls) in TOKENIZER_CLASSES.items():
+    tokenizer_class = type(cls, (BaseTokenizer,), {"name": name})
+    setattr(
+        tokenizers,
+        module,
+        submodule(f"tokenizers.{module}", "", **{cls: tokenizer_class}),
+    )
+
+
+# %% ../notebooks/A2_drop_in_layers.ipynb #s03
+class Result:
+    """SacreBLEU's outcome of a paired test for one system: score, p_value, and the
+    bootstrap's mean and ci (None where not computed)."""
+
+    def __init__(self, score, p_value=None, mean=None, ci=None):
+        self.score, self.p_value, self.mean, self.ci = score, p_value, mean, ci
+
+    def __repr__(self):
+        return ",".join(f"{key}={value}" for key, value in self.__dict__.items())
+
+
+def estimate_ci(scores):
+    "SacreBLEU's estimate_ci: (mean, 95% half-width) of resampled scores."
+    return confidence_interval(scores)
+
+
+def test_signature(metric, test_type, n_samples, n_ar_confidence, seed):
+    "The metric's signature with the test's seed and resamples, as SacreBLEU adds them."
+    signature = metric.get_signature()
+    signature.update("seed", str(seed).lower())
+    signature.update(test_type, n_samples)
+    if n_ar_confidence > 0:  # the bootstrap of approximate randomization's interval
+        signature.update("bs", n_ar_confidence)
+    return signature
+
+
+# %% ../notebooks/A2_drop_in_layers.ipynb #s04
+class PairedTest:
+    """SacreBLEU's PairedTest, for BLEU metrics: PairedTest([(name, hypotheses), ...],
+    {'BLEU': BLEU()}, references, 'bs')() -> (signatures, scores)."""
+
+    _DEFAULT_SAMPLES = DEFAULT_SAMPLES
+
+    def __init__(
+        self,
+        named_systems,
+        metrics,
+        references,
+        test_type="ar",
+        n_samples=0,
+        n_ar_confidence=-1,
+        n_jobs=1,  # SacreBLEU's worker processes: here, one process is fast enough
+    ):
+        if not isinstance(metrics, Mapping) or not metrics:
+            raise TypeError("metrics must be a dict such as {'BLEU': BLEU()}")
+        for name, metric in metrics.items():
+            check_metric(metric, f"metrics[{name!r}]")
+        self.named_systems, self.metrics, self.references = (
+            list(named_systems),
+            metrics,
+            references,
+        )
+        self.test_type, self.n_samples = test_type, n_samples
+        self.n_ar_confidence = n_ar_confidence
+        self._seed = seed_from_environment()  # SacreBLEU reads it here too
+
+
+# %% ../notebooks/A2_drop_in_layers.ipynb #s05
+def run_paired_test(self):
+    """Each metric's Results, the baseline first, under scores[its name], with
+    scores['System'] the names; and its signature."""
+    names = [name for name, _ in self.named_systems]
+    signatures, scores = {}, {"System": names}
+    for metric in self.metrics.values():
+        stats = [
+            segment_statistics(metric, hyps, self.references)
+            for _, hyps in self.named_systems
+        ]
+        results = paired_test(
+            list(zip(names, stats)),
+            metric,
+            self.test_type,
+            self.n_samples,
+            self.n_ar_confidence,
+            self._seed,
+        )
+        scores["BLEU"] = [Result(*result) for result in results]
+        n_samples = self.n_samples or DEFAULT_SAMPLES[self.test_type]
+        n_confidence = self.n_ar_confidence or DEFAULT_SAMPLES["bs"]
+        signatures["BLEU"] = test_signature(
+            metric, self.test_type, n_samples, n_confidence, self._seed
+        )
+    return signatures, scores
+
+
+PairedTest.__call__ = run_paired_test
+
+
+def sum_of_lists(lists):
+    "SacreBLEU's sum_of_lists: the element-wise sums of equally long lists of numbers."
+    return [sum(column) for column in zip(*lists)]
+
+
+significance = submodule(
+    "significance",
+    "SacreBLEU's paired tests, for BLEU.",
+    PairedTest=PairedTest,
+    Result=Result,
+    estimate_ci=estimate_ci,
+)
+utils = submodule(
+    "utils",
+    "SacreBLEU's helpers of BLEU.",
+    my_log=log_or_floor,
+    sum_of_lists=sum_of_lists,
+)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from operator import add
 
 # appendix A1: the checks, and the message that explains a score of 0
-from .checks import BleuWarning, check_stats, check_weight_set
+from .checks import BleuWarning, check_stats, check_weight_set, describe
 from .checks import zero_precision_message
 from .ngrams import ngram_counts
 from .precision import clip_counts, max_ref_counts
@@ -30,8 +30,7 @@ from .brevity import brevity_penalty, closest_ref_len
 # %% ../notebooks/04_sentence_bleu.ipynb #c05b
 @dataclass(frozen=True)
 class BleuStats:
-    """BLEU's sufficient statistics: lengths c and r, clipped matches m_n and totals l_n
-    for n = 1..N."""
+    """BLEU's sufficient statistics: lengths c, r; clipped matches m_n, totals l_n."""
 
     hyp_len: int
     ref_len: int
@@ -40,6 +39,8 @@ class BleuStats:
 
     def __add__(self, other):
         "Statistics add up: a corpus's statistics are the sum of its segments'."
+        if not isinstance(other, BleuStats):  # not an AttributeError on .matches
+            raise TypeError(f"BleuStats add only to BleuStats, not {describe(other)}")
         if len(self.matches) != len(other.matches):
             raise ValueError(
                 f"cannot add statistics of {len(self.matches)} and "

@@ -45,7 +45,7 @@ from numbers import Integral
 
 import numpy as np
 
-from .checks import describe
+from .checks import check_metric, check_probability, describe
 from .engine import systems_rows
 from .resampling import clusters, holm, interval, p_value  # notebook 10
 from .scoring import bleu_scores
@@ -122,6 +122,8 @@ def confidence_interval(scores, exact_mean=False):
     SacreBLEU takes the mean with statistics.mean for one system (`exact_mean`) and with
     NumPy in paired tests."""
     ordered = np.sort(np.asarray(scores))
+    if ordered.size == 0:  # NumPy would fail on an index
+        raise ValueError("confidence_interval needs resampled scores, and got none")
     low, high = interval(ordered)
     mean = statistics.mean(ordered.tolist()) if exact_mean else ordered.mean()
     return float(mean), 0.5 * (high - low)
@@ -317,6 +319,7 @@ def paired_test(
     n_samples=0 takes SacreBLEU's defaults (1,000 resamples, 10,000 trials);
     n_confidence (approximate randomization only) adds each system's bootstrap interval,
     -1 for none and 0 for 1,000 resamples."""
+    check_metric(metric)
     if test not in DEFAULT_SAMPLES:
         raise ValueError(
             "test must be 'bs' (paired bootstrap) or 'ar' (approximate "
@@ -452,6 +455,8 @@ def html_table(header, rows):
 def compare_all(named_stats, metric, n_samples=1000, seed=DEFAULT_SEED, alpha=0.05):
     """Every pair of systems by paired bootstrap (ties counted), with Holm-Bonferroni
     correction and clusters."""
+    check_metric(metric)
+    check_probability(alpha, "alpha", level=True)
     names = [name for name, _ in named_stats]
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError("compare_all needs at least two systems, with different names")

@@ -147,7 +147,12 @@ def check_parameter(value, name, above_zero=False, at_most_one=False):
 def check_smoothing_call(stats, method, weights, epsilon, k, alpha):
     """Return the checked weights, or raise unless the method, statistics, weights
     (summing to 1) and parameters are valid."""
-    if not isinstance(method, (int, str)) or method not in SMOOTHING:
+    # subtle: True == 1 in Python, so True would run method 1
+    if (
+        isinstance(method, bool)
+        or not isinstance(method, (int, str))
+        or method not in SMOOTHING
+    ):
         raise ValueError(
             "method must be one of 1 to 7 (Chen and Cherry's numbering) or a name in "
             f"SMOOTHING ({', '.join(map(repr, named_methods()))}), got "

@@ -11,6 +11,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 import warnings
 
 import numpy as np
@@ -33,8 +34,12 @@ from bleu_lib import (
     corpus_stats,
     get_tokenizer,
     modified_precision,
+    ngrams,
     sentence_bleu,
 )
+from bleu_lib import significance
+from bleu_lib.explain import explain, report_data
+from bleu_lib.resampling import holm
 from bleu_lib.tokenizer_table import register as register_tokenizer
 from support import ROOT
 
@@ -939,3 +944,107 @@ def test_arguments_are_never_modified_and_scores_are_finite(refs, hyp, method):
             assert method in (5, 7) and "above 1" in str(error)
     assert (refs, hyp) == before
     assert all(math.isfinite(x) and 0 <= x <= 1 for x in scores)
+
+
+# The last robustness gaps of issue 27, one reproduction per row: (what is wrong, the
+# call, the exception, words the message must contain). The README's "Bad input" table
+# does not list them yet, so they are a table of their own.
+STATS = BleuStats(3, 3, (3, 2, 1, 0), (3, 2, 1, 0))
+SEGMENTS = np.array([[3, 3, 3, 2, 1, 0, 3, 2, 1, 0], [2, 3, 1, 0, 0, 0, 2, 1, 0, 0]])
+LIBRARY_API = [
+    (
+        "method6 with alpha=0 (NLTK: ZeroDivisionError)",
+        lambda: sentence_bleu(
+            [["the", "cat", "sat", "on"]],
+            ["the", "cat", "sat"],
+            smoothing_function=SmoothingFunction(alpha=0).method6,
+        ),
+        ValueError,
+        "use alpha > 0",
+    ),
+    (
+        "score_statistics(None)",
+        lambda: BLEU().score_statistics(None),
+        TypeError,
+        "stats must be BleuStats",
+    ),
+    ("BleuStats + None", lambda: STATS + None, TypeError, "not NoneType None"),
+    (
+        "paired_test with metric=None",
+        lambda: significance.paired_test([("a", SEGMENTS), ("b", SEGMENTS)], None),
+        TypeError,
+        "metric must be a bleu_lib BLEU",
+    ),
+    (
+        "explain with a tokenizer's name for the metric",
+        lambda: explain("the cat", ["the cat"], metric="13a"),
+        TypeError,
+        "not str '13a'",
+    ),
+    (
+        "confidence_interval of no scores",
+        lambda: significance.confidence_interval([]),
+        ValueError,
+        "got none",
+    ),
+    *[
+        (
+            f"compare_all with alpha={alpha}",
+            lambda alpha=alpha: significance.compare_all(
+                [("a", SEGMENTS), ("b", SEGMENTS)], BLEU(), alpha=alpha
+            ),
+            ValueError,
+            "alpha must be strictly between 0 and 1",
+        )
+        for alpha in (math.nan, 2, -1)
+    ],
+    (
+        "holm with a NaN p-value",
+        lambda: holm([0.01, math.nan]),
+        ValueError,
+        "p_values[1] must be from 0 to 1, got nan",
+    ),
+    (
+        "chen_cherry_bleu with method=True",
+        lambda: chen_cherry_bleu(REFS, HYP, True),
+        ValueError,
+        "got True",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "what, call, exception, words", LIBRARY_API, ids=[row[0] for row in LIBRARY_API]
+)
+def test_library_api_gets_a_clear_error(what, call, exception, words):
+    with pytest.raises(exception) as error:
+        call()
+    assert type(error.value) is exception and words in str(error.value)
+    assert len(str(error.value)) < 400
+
+
+@pytest.mark.parametrize("order", [10**9, 2**63, 10**100])
+def test_a_huge_order_costs_nothing(order):
+    """NLTK's modified_precision returns Fraction(0, 1) at once for these orders (NLTK
+    3.9, run live): no n-gram is that long, so nothing need be counted or allocated."""
+    from nltk.translate.bleu_score import modified_precision as nltk_precision
+
+    start = time.perf_counter()
+    ours = modified_precision(REFS, HYP, order)
+    assert ngrams(HYP, order) == [] and ngrams(HYP, 10**8) == []
+    assert ours == nltk_precision(REFS, HYP, order) == 0
+    assert time.perf_counter() - start < 1
+
+
+def test_a_report_scores_against_the_references_it_is_given():
+    """report_html(systems, references, metric): the metric's own cached references (or
+    none) must not replace `references`."""
+    hyps = ["the cat sat on the mat", "a dog barked"]
+    refs = [["the cat sat on the mat", "a dog barked"]]
+    other = [["completely different words", "nothing alike here"]]
+    expected = report_data([("sys", hyps)], refs)["systems"][0]["score"]
+    for metric in (BLEU(), BLEU(references=other)):
+        assert report_data([("sys", hyps)], refs, metric)["systems"][0]["score"] == (
+            expected
+        )
+    assert expected == SacreBLEU().corpus_score(hyps, refs).score
