@@ -823,7 +823,8 @@ def test_readme_shows_every_row():
     ]
     shown = {cells[0].strip(): cells[-1].strip() for cells in rows}
     tested = {
-        what: exception.__name__ for what, _, exception, _ in TOKEN_API + TEXT_API
+        what: exception.__name__
+        for what, _, exception, _ in TOKEN_API + TEXT_API + LIBRARY_API
     }
     tested.update({what: f"exit {status}" for what, _, status, _ in COMMAND_LINE})
     assert {
@@ -1048,3 +1049,23 @@ def test_a_report_scores_against_the_references_it_is_given():
             expected
         )
     assert expected == SacreBLEU().corpus_score(hyps, refs).score
+
+
+@pytest.mark.parametrize(
+    "weights", [(0.25, 0.25, 0.25, 0.25), (0.5, 0.49, 0.005, 0.005)]
+)
+def test_nltks_zero_order_is_a_factor_of_the_smallest_float(weights):
+    """The README's "How bleu_lib compares" row: NLTK's unsmoothed score with p_4 = 0 is
+    the score of the other orders times sys.float_info.min ** w_4 (about 1e-77 at
+    1/4, 0.029 at 0.005); bleu_lib gives 0.0."""
+    from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+
+    ref, hyp = "the cat sat on the mat".split(), "the cat sat x the mat".split()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = nltk_sentence_bleu([ref], hyp, weights)
+        ours = sentence_bleu([ref], hyp, weights)
+        rest = nltk_sentence_bleu([ref], hyp, weights[:3])  # its weights sum below 1
+    factor = sys.float_info.min ** weights[3]
+    assert math.isclose(theirs, rest * factor, rel_tol=1e-9) and ours == 0.0
+    assert f"{factor:.2g}" == ("1.2e-77" if weights[3] == 0.25 else "0.029")
