@@ -420,7 +420,8 @@ def compare_systems(metric, named_a, named_b, n_samples=1000, seed=DEFAULT_SEED)
         len(stats_b),
     )
     # the same resamples for every view
-    paired = paired_bootstrap(stats_a, stats_b, metric, counts=counts)
+    # ties counted: two identical systems are not different (p = 1)
+    paired = paired_bootstrap(stats_a, stats_b, metric, counts=counts, ties=True)
     scores = corpus_scores(metric, stats_a, stats_b)
     sentence_a, sentence_b = (
         sentence_scores(metric, None, stats=s) for s in (stats_a, stats_b)
@@ -482,7 +483,7 @@ def report_data(
         )
     metric = BLEU(references=references) if metric is None else metric
     explanations = [explain_corpus(hyps, None, metric) for _, hyps in named_systems]
-    signature = metric.get_signature().format()
+    signature = metric.get_signature().format_ours()  # our page, not SacreBLEU's
     systems = [
         {
             "name": name,
