@@ -14,6 +14,7 @@ __all__ = [
 
 # %% ../notebooks/A3_sacrebleu_interface.ipynb #c07r
 import json
+import unicodedata
 
 from .smoothing_registry import SMOOTHING
 
@@ -150,8 +151,6 @@ class BLEUSignature:
 
 
 # %% ../notebooks/A3_sacrebleu_interface.ipynb #c15x
-import unicodedata
-
 ZERO_WIDTH_JOINER = "\u200d"
 
 
