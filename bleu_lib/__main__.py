@@ -33,7 +33,7 @@ __all__ = [
     "parse_args",
     "check_args",
     "named",
-    "say_jobs",
+    "usable_jobs",
     "run",
     "doctor_lines",
     "as_numbers",
@@ -684,20 +684,20 @@ def named(systems, names):
     return [(name, lines) for name, (_, lines) in zip(names, systems)]
 
 
-def say_jobs(jobs, segments, quiet):
-    """Say so on standard error when -j N asks for more processes than can work: one per
-    CPU, and one per chunk of CHUNK_SIZE segments (what plan_jobs starts)."""
-    if not jobs or quiet:
-        return
-    chunks = -(-segments // CHUNK_SIZE)
-    used = min(process_limit(jobs), chunks)
-    if used < jobs:
+def usable_jobs(jobs, segments, quiet):
+    """The processes -j N can use, one per CPU and per chunk of CHUNK_SIZE segments at
+    most, said on standard error when fewer than N."""
+    if not jobs:
+        return jobs  # automatic
+    used = min(process_limit(jobs), -(-segments // CHUNK_SIZE))
+    if used < jobs and not quiet:
         print(
             f"python -m bleu_lib: -j {jobs}: {used} process(es) at most, one per CPU "
             f"({available_cpus()} here) and per {CHUNK_SIZE:,} segments ({segments:,} "
             "here)",
             file=sys.stderr,
         )
+    return used
 
 
 def run(args):
@@ -706,7 +706,10 @@ def run(args):
     systems, streams, segments = read_inputs(args)
     if args.names is not None:
         systems = named(systems, args.names)
-    say_jobs(args.jobs, segments, args.quiet)
+    # the options as given, but -j as it can be used
+    args = argparse.Namespace(
+        **{**vars(args), "jobs": usable_jobs(args.jobs, segments, args.quiet)}
+    )
     target = args.language_pair.split("-")[1] if args.language_pair else ""
     if target != target.lower() and target.lower() in ("zh", "ja", "ko"):
         warnings.warn(

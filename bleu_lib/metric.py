@@ -32,6 +32,7 @@ from bleu_lib.engine import (
     count_chunks,
     count_segments,
     plan_jobs,
+    process_limit,
 )
 from .engine import row_stats
 from .result import BLEUSignature
@@ -219,7 +220,7 @@ class BLEU:
         size = (
             CHUNK_SIZE
             if not jobs or n_hyps is None
-            else max(1, min(CHUNK_SIZE, -(-n_hyps // jobs)))
+            else max(1, min(CHUNK_SIZE, -(-n_hyps // process_limit(jobs))))
         )
         jobs, chunks = plan_jobs(
             jobs, batches(segments, size, numbered=references is None)
