@@ -185,7 +185,8 @@ def nltk_score(
     return at_caller(nltk_smoothed_bleu, stats, weights, smoothing_function, refs, hyp)
 
 
-PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# bleu_lib's folder (where check_stats, appendix A1's, was defined)
+PACKAGE = os.path.dirname(inspect.getfile(check_stats)) + os.sep
 
 
 def caller_stacklevel():

@@ -483,7 +483,7 @@ def report_data(
         )
     metric = BLEU(references=references) if metric is None else metric
     explanations = [explain_corpus(hyps, None, metric) for _, hyps in named_systems]
-    signature = metric.get_signature().format_ours()  # our page, not SacreBLEU's
+    signature = metric.get_signature().format()  # each score's line is SacreBLEU's
     systems = [
         {
             "name": name,
@@ -506,7 +506,8 @@ def report_data(
     return {
         "references": len(references),
         "segments": len(named_systems[0][1]),
-        "signature": signature,
+        # the page is ours: its signature names bleu_lib, not SacreBLEU's version
+        "signature": metric.get_signature().format_ours(),
         "systems": systems,
         "comparison": None if comparison is None else comparison.data(),
     }

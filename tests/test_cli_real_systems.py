@@ -206,8 +206,10 @@ def test_a_repeated_baseline_is_skipped_as_sacrebleu_skips_it(same_as_sacrebleu)
     code, out, err = same_as_sacrebleu(
         REFS[0], "-i", ALPHA, BETA, ALPHA, "-pbs", "-pbsn", "50", "-f", "text"
     )
-    rows = [line.split("│")[1].strip() for line in out.splitlines()[:8]]
-    assert code == 0 and rows[3:7] == [f"Baseline: {ALPHA}", "", BETA, ""]
+    # the table: its header, the baseline once, then beta and its p-value
+    table = out.split("\n\n")[0].splitlines()
+    rows = [line.split("│")[1].strip() for line in table if "│" in line]
+    assert code == 0 and rows == ["System", f"Baseline: {ALPHA}", BETA, ""]
     assert f"ignoring {ALPHA!r} as it was also given as the baseline" in err
     # another system twice, or any repeat without a paired test: both refuse
     for args in [[ALPHA, BETA, BETA, "-pbs"], [ALPHA, BETA, ALPHA]]:
@@ -309,7 +311,10 @@ def test_the_doctor_and_the_report_sign_as_bleu_lib(capsys, tmp_path):
     )
     ours(capsys, REFS[0], "-i", ALPHA, "--report", tmp_path / "r.html")
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
-    assert SIGNED in page and "version:2.6.0" not in page
+    # the page's signature is ours; each score's line is SacreBLEU's, with its version
+    signature = "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp"
+    assert f"<code>{signature}{SIGNED}</code>" in page
+    assert f"BLEU|{signature}|version:2.6.0 = 70.91 " in page
 
 
 # --- words a command-line user can act on
