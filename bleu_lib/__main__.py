@@ -1148,8 +1148,8 @@ def all_pairs(args, systems, metric):
         f"Every pair of systems: paired bootstrap resampling with {n} resampling trials"
     )
     notes = ALL_PAIRS_NOTES.format(pairs=len(comparison.pairs), alpha=comparison.alpha)
-    if shown != names:
-        notes += "".join(f" - {s}: {path}\n" for s, path in zip(shown, names))
+    # which file each shortened name is
+    notes += "".join(f" - {s}: {path}\n" for s, path in zip(shown, names) if s != path)
     tables = [text_table(header, rows) for header, rows in comparison.rows(args.width)]
     return [
         *"\n\n".join(tables).split("\n"),
