@@ -823,7 +823,6 @@ def doctor_lines(args, systems, streams):
         changes = ", ".join(f"{k}={v!r}" for k, v in diagnosis.changes().items())
         yield f"{diagnosis.score:8.4f}  {changes or 'SacreBLEU 2.x as it is'}"
         yield f"          {diagnosis.call()}"
-    yield f"(computed by bleu_lib {__version__}, with appendix A10's dialects)"
 
 
 # %% ../notebooks/A4_command_line.ipynb #c11b

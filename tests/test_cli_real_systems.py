@@ -304,11 +304,8 @@ def test_a_p_value_is_printed_as_its_decision_used_it():
     assert rows == [["a vs b", "+1.0", "0.04995", "0.04995", "yes"]]
 
 
-def test_the_doctor_and_the_report_sign_as_bleu_lib(capsys, tmp_path):
-    status, out, _ = ours(capsys, *REFS, "-i", BETA, "--doctor", "36.45", "-f", "text")
-    assert status == 0 and out.splitlines()[-1] == (
-        f"(computed by bleu_lib {bleu_lib.__version__}, with appendix A10's dialects)"
-    )
+def test_the_report_signs_as_bleu_lib(capsys, tmp_path):
+    # (the doctor prints no signature: its lines name dialects and calls)
     ours(capsys, REFS[0], "-i", ALPHA, "--report", tmp_path / "r.html")
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     # the page's signature is ours; each score's line is SacreBLEU's, with its version
