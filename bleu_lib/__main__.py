@@ -5,9 +5,12 @@ options and output."""
 
 # %% auto #0
 __all__ = [
+    "NO_SUBSETS",
     "LATEX_ESCAPES",
     "PAIRED_NOTES",
     "ALL_PAIRS_NOTES",
+    "SEPARATORS",
+    "OPTION_WORDS",
     "InputError",
     "decode",
     "gzip_error",
@@ -29,6 +32,8 @@ __all__ = [
     "process_count",
     "parse_args",
     "check_args",
+    "named",
+    "usable_jobs",
     "run",
     "doctor_lines",
     "as_numbers",
@@ -38,6 +43,7 @@ __all__ = [
     "paired_cell",
     "signature_with_test",
     "paired_tests",
+    "short_names",
     "all_pairs",
     "write_report",
     "show_warning",
@@ -47,6 +53,7 @@ __all__ = [
 # %% ../notebooks/A4_command_line.ipynb #c04
 import argparse
 import codecs
+import difflib
 import gzip
 import json
 import os
@@ -59,15 +66,21 @@ from itertools import zip_longest
 
 from . import __version__
 from .dialects import doctor, printed_precision
+from .engine import CHUNK_SIZE, available_cpus, process_limit
 from .metric import BLEU
-from .result import SACREBLEU_VERSION
+from .result import SACREBLEU_VERSION, display_width
 from .smoothing_registry import named_methods
 from .sentence import ZeroBleuWarning
 from .tokenizer_table import TOKENIZERS
 
 
 class InputError(Exception):
-    "A problem with the command's input files, reported as one line."
+    """A problem with the command's input files, reported as one line, with exit status
+    1, or `status` where SacreBLEU exits with another (17: lines of the wrong shape)."""
+
+    def __init__(self, message, status=1):
+        super().__init__(message)
+        self.status = status
 
 
 # %% ../notebooks/A4_command_line.ipynb #c05
@@ -219,14 +232,15 @@ def read_references(paths, num_refs, encoding):
         if fields != num_refs:
             raise InputError(
                 f"reference file {paths[0]!r} has {fields} tab-separated references on "
-                f"line {number}, but -nr/--num-refs says {num_refs}"
+                f"line {number}, but -nr/--num-refs says {num_refs}",
+                status=17,  # SacreBLEU's
             )
     return [(Fields(lines, k, num_refs), count) for k in range(num_refs)]
 
 
-def read_systems(paths, encoding):
+def read_systems(paths, encoding, paired=False):
     """(name, lines, how many) of each system output: a file each, or the tab-separated
-    fields of standard input."""
+    fields of standard input. In a paired test, the baseline repeated is skipped."""
     if paths is None:
         if sys.stdin is None or sys.stdin.isatty():
             raise InputError(
@@ -245,7 +259,8 @@ def read_systems(paths, encoding):
                 raise InputError(
                     f"standard input has {len(row)} tab-separated fields on line "
                     f"{number} but {len(rows[0])} on line 1: each field is one "
-                    "system's output, so every line needs the same number"
+                    "system's output, so every line needs the same number",
+                    status=17,  # SacreBLEU's
                 )
         columns = [
             [row[k].rstrip() for row in rows]
@@ -254,18 +269,25 @@ def read_systems(paths, encoding):
         return [
             (f"System {k + 1}", lines, len(lines)) for k, lines in enumerate(columns)
         ]
-    for k, path in enumerate(paths):
-        if path in paths[:k]:
+    kept = []
+    for path in paths:
+        # `-i base.txt outputs/*.txt`, where the glob matches base.txt too
+        if paired and path == paths[0] and kept:
+            warnings.warn(f"ignoring {path!r} as it was also given as the baseline")
+        elif path in kept:
             raise InputError(
                 f"{path!r} is given twice after -i: each system needs its own file"
             )
-    return [(path, *file_lines(path, "hypothesis file", encoding)) for path in paths]
+        else:
+            kept.append(path)
+    return [(path, *file_lines(path, "hypothesis file", encoding)) for path in kept]
 
 
 def read_inputs(args):
-    """The systems, as (name, lines), and the reference streams, checked for equal
-    lengths; files are read again to score."""
-    systems = read_systems(args.input, args.encoding)
+    """The systems, as (name, lines), the reference streams, checked for equal lengths
+    (files are read again to score), and how many segments they have."""
+    paired = args.paired_bs or args.paired_ar or args.paired_all
+    systems = read_systems(args.input, args.encoding, paired)
     for name, _, count in systems:
         if not count:
             source = f"file {name!r}" if args.input else "input"
@@ -280,28 +302,49 @@ def read_inputs(args):
                     f"hypotheses{whose} have {count}: every reference file needs one "
                     "line per hypothesis line"
                 )
-    return [(name, lines) for name, lines, _ in systems], [
-        lines for lines, _ in streams
-    ]
+    return (
+        [(name, lines) for name, lines, _ in systems],
+        [lines for lines, _ in streams],
+        systems[0][2],
+    )
 
 
 # %% ../notebooks/A4_command_line.ipynb #c09
 class Parser(argparse.ArgumentParser):
-    "argparse, with errors on one line (the usage is one --help away)."
+    """argparse, with errors on one line (the usage is one --help away), and the option
+    or choice meant when one is misspelled."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(
+            2,
+            f"{self.prog}: error: {message}{self.did_you_mean(message)} (see --help)\n",
+        )
+
+    def did_you_mean(self, message):
+        "'; did you mean --smooth-method?' for argparse's message on a misspelling."
+        if message.startswith("unrecognized arguments:"):
+            # every option string, from the public help text
+            known = set(re.findall(r"(?<![\w-])--?[a-zA-Z][\w-]*", self.format_help()))
+            words = [w.split("=")[0] for w in message.split()[2:] if w.startswith("-")]
+        elif found := re.search(
+            r"invalid choice: '(.*)' \(choose from (.*)\)", message
+        ):
+            known, words = re.findall(r"'([^']*)'", found[2]), [found[1]]
+        else:
+            return ""
+        close = [m for w in words for m in difflib.get_close_matches(w, known, 1)]
+        return f"; did you mean {' '.join(close)}?" if close else ""
 
 
 def sample_count(text):
-    """A number of resamples or trials: a whole number from 1 to notebook 10's
-    MAX_SAMPLES (a million)."""
+    """A number of resamples or trials: a whole number up to notebook 10's MAX_SAMPLES
+    (a million); 0 is SacreBLEU's 'the default' (for -cin: no resampling)."""
     # notebook 10 needs NumPy: imported only when asked for
     from bleu_lib.significance import MAX_SAMPLES
 
-    if not re.fullmatch(r"[0-9]+", text) or not 1 <= int(text) <= MAX_SAMPLES:
+    if not re.fullmatch(r"[0-9]+", text) or not 0 <= int(text) <= MAX_SAMPLES:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a whole number from 1 to {MAX_SAMPLES:,}"
+            f"{text!r} is not a whole number from 0 (the default) to {MAX_SAMPLES:,}"
         )
     return int(text)
 
@@ -436,7 +479,7 @@ def parse_args(argv=None):
         type=sample_count,
         default=1000,
         metavar="N",
-        help="resamples for --confidence (default: 1000)",
+        help="resamples for --confidence (default: 1000; 0 or 1: none)",
     )
     tests = parser.add_mutually_exclusive_group()
     tests.add_argument(
@@ -471,7 +514,7 @@ def parse_args(argv=None):
         type=sample_count,
         default=1000,
         metavar="N",
-        help="resamples for --paired-bs and --paired-all (default: 1000)",
+        help="resamples for --paired-bs and --paired-all (default, or 0: 1000)",
     )
     parser.add_argument(
         "-parn",
@@ -479,7 +522,25 @@ def parse_args(argv=None):
         type=sample_count,
         default=10000,
         metavar="N",
-        help="trials for --paired-ar (default: 10000)",
+        help="trials for --paired-ar (default, or 0: 10000)",
+    )
+    parser.add_argument(
+        "--names",
+        nargs="+",
+        metavar="NAME",
+        help=(
+            "what to call the systems in tables, one name per file after -i (bleu_lib "
+            "only; default: the file names, shortened for --paired-all)"
+        ),
+    )
+    parser.add_argument(
+        "-d",
+        "--detail",
+        action="store_true",
+        help=(
+            "SacreBLEU's scores by original language of a test set; for reference "
+            "files it has none, and says so (text output)"
+        ),
     )
     parser.add_argument(
         "--report",
@@ -499,8 +560,8 @@ def parse_args(argv=None):
         metavar="N",
         help=(
             "processes that count (default: one per CPU for 20,000 segments or more, "
-            "else 1; 0: one per CPU); the output does not depend on it (--paired-jobs "
-            "is SacreBLEU's name)"
+            "else 1; 0: one per CPU), at most one per CPU and per 1,000 segments; the "
+            "output does not depend on it (--paired-jobs is SacreBLEU's name)"
         ),
     )
     parser.add_argument(
@@ -528,6 +589,9 @@ def parse_args(argv=None):
     # SacreBLEU lets it override -f
     if os.environ.get("SACREBLEU_FORMAT", "").lower() in ("json", "text", "latex"):
         args.format = os.environ["SACREBLEU_FORMAT"].lower()
+    # SacreBLEU's -d prints a line of text after the score: no JSON then
+    if args.detail and args.format == "json":
+        args.format = "text"
     return args
 
 
@@ -563,9 +627,8 @@ def check_args(parser, args):
             "-nr/--num-refs N reads N tab-separated references from each line of one "
             "reference file: give N of at least 1 and a single REFERENCE_FILE"
         )
-    if args.language_pair is not None and not re.fullmatch(
-        r"[a-z]+-[a-z]+", args.language_pair
-    ):
+    # SacreBLEU takes what follows the first '-' as the target language, as written
+    if args.language_pair is not None and "-" not in args.language_pair:
         parser.error(
             f"-l/--language-pair must look like en-de, not {args.language_pair!r}"
         )
@@ -583,6 +646,11 @@ def check_args(parser, args):
             parser.error(f"--doctor: {error}")
         if args.sentence_level or args.confidence or args.paired_bs or args.paired_ar:
             parser.error("--doctor explains one corpus score: drop -sl and the tests")
+    if args.report is not None and args.sentence_level:
+        parser.error(
+            "--report explains a corpus score, and -sl prints sentence scores: drop "
+            "-sl to write the report"
+        )
     if args.paired_all and args.format == "latex":
         parser.error(
             "--paired-all prints a text table or JSON (-f text, -f json); SacreBLEU "
@@ -602,10 +670,53 @@ def check_args(parser, args):
 
 
 # %% ../notebooks/A4_command_line.ipynb #c11
+# SacreBLEU's -d without a test set: its references have no original language
+NO_SUBSETS = "No subset information found. Consider using --origlang argument."
+
+
+def named(systems, names):
+    "The systems (name, lines) called by --names instead."
+    if len(names) != len(systems):
+        raise InputError(
+            f"--names gives {len(names)} names for {len(systems)} systems: give one "
+            "name per system"
+        )
+    return [(name, lines) for name, (_, lines) in zip(names, systems)]
+
+
+def usable_jobs(jobs, segments, quiet):
+    """The processes -j N can use, one per CPU and per chunk of CHUNK_SIZE segments at
+    most, said on standard error when fewer than N."""
+    if not jobs:
+        return jobs  # automatic
+    used = min(process_limit(jobs), -(-segments // CHUNK_SIZE))
+    if used < jobs and not quiet:
+        print(
+            f"python -m bleu_lib: -j {jobs}: {used} process(es) at most, one per CPU "
+            f"({available_cpus()} here) and per {CHUNK_SIZE:,} segments ({segments:,} "
+            "here)",
+            file=sys.stderr,
+        )
+    return used
+
+
 def run(args):
     """Score the files named in `args`, yielding the lines to print (with -sl, each as
     soon as it is scored)."""
-    systems, streams = read_inputs(args)
+    systems, streams, segments = read_inputs(args)
+    if args.names is not None:
+        systems = named(systems, args.names)
+    # the options as given, but -j as it can be used
+    args = argparse.Namespace(
+        **{**vars(args), "jobs": usable_jobs(args.jobs, segments, args.quiet)}
+    )
+    target = args.language_pair.split("-")[1] if args.language_pair else ""
+    if target != target.lower() and target.lower() in ("zh", "ja", "ko"):
+        warnings.warn(
+            f"-l {args.language_pair}: language codes are read as written, so "
+            f"{target} does not choose the {target.lower()} tokenizer (SacreBLEU's "
+            f"rule); write -l {args.language_pair.lower()}"
+        )
     options = dict(
         lowercase=args.lowercase,
         force=args.force,
@@ -613,7 +724,7 @@ def run(args):
         smooth_method=args.smooth_method,
         smooth_value=args.smooth_value,
         max_ngram_order=args.max_ngram_order,
-        trg_lang=args.language_pair.split("-")[1] if args.language_pair else "",
+        trg_lang=target,
     )
     if args.sentence_level:
         if len(systems) > 1:
@@ -644,7 +755,8 @@ def run(args):
             "system's mean and 95% confidence interval, and its p-value against the "
             "first"
         )
-    n_bootstrap = args.confidence_n if args.confidence else 1  # 1: no resampling
+    # 1: no resampling (SacreBLEU's -cin 0 too)
+    n_bootstrap = max(1, args.confidence_n) if args.confidence else 1
     # one pass over the files, keeping sums (and rows for --confidence)
     if len(systems) == 1 and not args.report:
         metric = BLEU(**options)
@@ -655,6 +767,8 @@ def run(args):
             metric.get_signature().format(args.short and args.format != "json"),
             args.format == "json",
         )
+        if args.detail:
+            yield NO_SUBSETS
         return
     # references tokenized once, kept compact, for every system
     metric = BLEU(references=streams, **options)
@@ -679,6 +793,8 @@ def run(args):
         yield scores[0].format(
             args.width, args.score_only, signature, args.format == "json"
         )
+        if args.detail:
+            yield NO_SUBSETS
     else:
         yield from systems_table(
             [name for name, _ in systems],
@@ -727,13 +843,14 @@ LATEX_ESCAPES = {
 
 
 def as_numbers(column, decimals):
-    """A column as tabulate prints it: integers if every cell is one, else floats with
-    `decimals` if every cell is one."""
-    for kind, form in [(int, ""), (float, f".{decimals}f")]:
+    """A column as tabulate prints it: kept as written if every cell is an integer (007
+    stays 007), else floats with `decimals` if every cell is one."""
+    for kind in (int, float):
         try:
-            return [format(kind(cell), form) for cell in column]
+            numbers = [kind(cell) for cell in column]
         except ValueError:
             continue
+        return column if kind is int else [f"{x:.{decimals}f}" for x in numbers]
     return column
 
 
@@ -744,17 +861,22 @@ def format_table(header, columns, fmt, decimals):
     In text, a cell may hold several lines ("\\n"): its row is as tall as its tallest
     cell."""
     columns = [as_numbers(column, decimals) for column in columns]
-    # tabulate pads titles by 2
+    # tabulate pads titles by 2, and measures as a terminal shows (display_width; -1
+    # for a tab, which tabulate pads as it is)
     widths = [
         max(
-            len(title) + 2, *(len(line) for cell in column for line in cell.split("\n"))
+            display_width(title) + 2,
+            *(display_width(line) for cell in column for line in cell.split("\n")),
         )
         for title, column in zip(header, columns)
     ]
 
     def align(row):
+        # Python pads by characters: add those that take no column, or two
         return [
-            f"{cell:>{w}}" if i == 0 else f"{cell:^{w}}"
+            f"{cell:>{w + len(cell) - display_width(cell)}}"
+            if i == 0
+            else f"{cell:^{w + len(cell) - display_width(cell)}}"
             for i, (cell, w) in enumerate(zip(row, widths))
         ]
 
@@ -874,13 +996,13 @@ def paired_cell(result, width, p_separator):
     return cell
 
 
-def signature_with_test(metric, seed, test, n, short):
+def signature_with_test(metric, seed, test, n, short, ours=False):
     """The metric's signature with the seed and the test's resamples (bs:1000 or
-    ar:10000), as SacreBLEU prints it."""
+    ar:10000), as SacreBLEU prints it; naming bleu_lib if the output is `ours`."""
     signature = metric.get_signature()
     signature.update("seed", str(seed).lower())
     signature.update(test, n)
-    return signature.format(short)
+    return signature.format_ours(short) if ours else signature.format(short)
 
 
 def paired_tests(args, systems, metric):
@@ -888,14 +1010,17 @@ def paired_tests(args, systems, metric):
     with the first, the baseline."""
     # notebook 10 (NumPy)
     from bleu_lib.significance import (
+        DEFAULT_SAMPLES,
         paired_test,
         seed_from_environment,
         systems_statistics,
     )
 
-    test, n = ("bs", args.paired_bs_n) if args.paired_bs else ("ar", args.paired_ar_n)
-    seed = seed_from_environment()
-    if args.input:
+    test, given = (
+        ("bs", args.paired_bs_n) if args.paired_bs else ("ar", args.paired_ar_n)
+    )
+    n, seed = given or DEFAULT_SAMPLES[test], seed_from_environment()  # 0: the default
+    if args.input or args.names:
         names = [f"Baseline: {systems[0][0]}", *(name for name, _ in systems[1:])]
     # standard input: SacreBLEU numbers the others from 1, and names no baseline in its
     # notes
@@ -937,7 +1062,8 @@ def paired_tests(args, systems, metric):
         args.format,
         args.width,
         header,
-        paired_notes(test, n, names[0] if args.input else ""),
+        # SacreBLEU's title repeats the count as given, 0 included
+        paired_notes(test, given, names[0] if args.input or args.names else ""),
     )
 
 
@@ -953,22 +1079,45 @@ ALL_PAIRS_NOTES = """\
 """
 
 
+SEPARATORS = "/._- "  # where a shortened name may start or end
+
+
+def short_names(names):
+    """The names without the start and the end they all share, cut where a part of the
+    name ends ('sys.alpha.en', 'sys.beta.en': 'alpha', 'beta'), tabs shown as \\t."""
+    bare = [os.path.basename(name) for name in names]
+    names = bare if len(set(bare)) == len(bare) else list(names)
+    start = re.match(rf".*[{re.escape(SEPARATORS)}]|", os.path.commonprefix(names))
+    end = re.match(
+        rf".*[{re.escape(SEPARATORS)}]|", os.path.commonprefix([n[::-1] for n in names])
+    )
+    short = [name[len(start[0]) : len(name) - len(end[0])] for name in names]
+    if len(set(short)) < len(short) or not all(short):
+        short = names  # one name contains another: keep them whole
+    # a control character has no width of its own: show its escape
+    return [re.sub(r"[\x00-\x1f\x7f]", lambda c: repr(c[0])[1:-1], s) for s in short]
+
+
 def all_pairs(args, systems, metric):
     """--paired-all: notebook 10's compare_all as two tables (systems, then pairs) or
     JSON, with notes and the signature."""
     from bleu_lib.significance import (
+        DEFAULT_SAMPLES,
         compare_all,
         seed_from_environment,
         systems_statistics,
         text_table,
     )
 
-    seed, n = seed_from_environment(), args.paired_bs_n
+    seed, n = seed_from_environment(), args.paired_bs_n or DEFAULT_SAMPLES["bs"]
+    given = args.input or args.names
     names = (
         [name for name, _ in systems]
-        if args.input
+        if given
         else [f"System {k}" for k in range(1, len(systems) + 1)]
     )
+    # the text's names are short (the JSON keeps the files'): --names, or what differs
+    shown = names if args.format == "json" or args.names else short_names(names)
     if not args.quiet:
         print(
             f"python -m bleu_lib: comparing every pair of {len(systems)} systems by "
@@ -977,12 +1126,12 @@ def all_pairs(args, systems, metric):
         )
     named_stats = list(
         zip(
-            names,
+            shown,
             systems_statistics(metric, [lines for _, lines in systems], jobs=args.jobs),
         )
     )
     comparison = compare_all(named_stats, metric, n, seed)
-    signature = signature_with_test(metric, seed, "bs", n, args.short)
+    signature = signature_with_test(metric, seed, "bs", n, args.short, ours=True)
     if args.format == "json":
         return json.dumps(
             {
@@ -998,6 +1147,8 @@ def all_pairs(args, systems, metric):
         f"Every pair of systems: paired bootstrap resampling with {n} resampling trials"
     )
     notes = ALL_PAIRS_NOTES.format(pairs=len(comparison.pairs), alpha=comparison.alpha)
+    # which file each shortened name is
+    notes += "".join(f" - {s}: {path}\n" for s, path in zip(shown, names) if s != path)
     tables = [text_table(header, rows) for header, rows in comparison.rows(args.width)]
     return [
         *"\n\n".join(tables).split("\n"),
@@ -1029,15 +1180,32 @@ def write_report(path, systems, streams, metric, quiet=False):
     if len(set(names)) == len(names):
         systems = [(name, lines) for name, (_, lines) in zip(names, systems)]
     page = report_html(systems, streams, metric)
-    with open(path, "w", encoding="utf-8") as file:
-        file.write(page)
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(page)
+    except OSError as error:
+        raise InputError(
+            f"cannot write the report to {path!r}: {error.strerror}"
+        ) from None
     if not quiet:
         print(f"python -m bleu_lib: wrote the report to {path}", file=sys.stderr)
 
 
 # %% ../notebooks/A4_command_line.ipynb #c11d
+# the Python spelling of an advice, and the option that does it here
+OPTION_WORDS = [
+    (r"tokenize='([\w-]+)'", r"-tok \1"),
+    (r"or 'char'", "or -tok char"),
+    (r"force=True", "--force"),
+]
+
+
 def show_warning(message, *args, **kwargs):
-    "A warning as one line on standard error, without Python's file and line number."
+    """A warning as one line on standard error, without Python's file and line number,
+    in the command line's words (-tok zh, not tokenize='zh')."""
+    message = str(message)
+    for python, option in OPTION_WORDS:
+        message = re.sub(python, option, message)
     print(f"python -m bleu_lib: warning: {message}", file=sys.stderr)
 
 
@@ -1065,7 +1233,7 @@ def main(argv=None):
             sys.stdout.flush()
         except (InputError, ValueError, TypeError) as error:
             print(f"python -m bleu_lib: error: {error}", file=sys.stderr)
-            return 1
+            return getattr(error, "status", 1)
         # a full disk, say; a closed pipe ends the process before this (SIGPIPE)
         except OSError as error:
             print(
@@ -1081,6 +1249,9 @@ if __name__ == "__main__" and __spec__ is not None:
     if hasattr(signal, "SIGPIPE"):
         # `| head -1` ends the command quietly, as it ends SacreBLEU
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # as SacreBLEU: UTF-8 whatever the locale says (PYTHONIOENCODING=ascii, say)
+    if sys.stdout is not None:
+        sys.stdout.reconfigure(encoding="utf-8")
     try:
         sys.exit(main())
     except KeyboardInterrupt:

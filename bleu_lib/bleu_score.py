@@ -6,11 +6,14 @@ NLTK's users."""
 
 # %% auto #0
 __all__ = [
+    "PACKAGE",
     "Precision",
     "modified_precision",
     "log_or_zero",
     "nltk_smoothed_bleu",
     "nltk_score",
+    "caller_stacklevel",
+    "at_caller",
     "sentence_bleu",
     "nltk_row",
     "count_nltk_chunk",
@@ -23,7 +26,9 @@ __all__ = [
 ]
 
 # %% ../notebooks/A2_drop_in_layers.ipynb #n02
+import inspect
 import math
+import os
 import sys
 import warnings
 from fractions import Fraction
@@ -178,8 +183,32 @@ def nltk_score(
         # NLTK: uniform weights over the orders the hypothesis has
         weights = (1 / stats.hyp_len,) * stats.hyp_len
     if smoothing_function is None:
-        return bleu_from_stats(stats, weights)
-    return nltk_smoothed_bleu(stats, weights, smoothing_function, refs, hyp)
+        return at_caller(bleu_from_stats, stats, weights)
+    return at_caller(nltk_smoothed_bleu, stats, weights, smoothing_function, refs, hyp)
+
+
+# bleu_lib's folder (where check_stats, appendix A1's, was defined)
+PACKAGE = os.path.dirname(inspect.getfile(check_stats)) + os.sep
+
+
+def caller_stacklevel():
+    """warnings.warn's stacklevel, for the function that calls this one, that names the
+    first line outside bleu_lib: the script's, whatever the path inside."""
+    frame, level = inspect.currentframe().f_back, 1
+    while frame.f_back and frame.f_code.co_filename.startswith(PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def at_caller(function, *args):
+    """function(*args), with its warnings issued again at the script's line that called
+    bleu_lib, not at the line inside bleu_lib that warned."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # the filters apply below, once
+        result = function(*args)
+    for warning in caught:
+        warnings.warn(warning.message, warning.category, caller_stacklevel())
+    return result
 
 
 # %% ../notebooks/A2_drop_in_layers.ipynb #n15

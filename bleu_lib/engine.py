@@ -21,6 +21,7 @@ __all__ = [
     "count_chunks",
     "check_jobs",
     "available_cpus",
+    "process_limit",
     "plan_jobs",
     "count_systems",
     "systems_rows",
@@ -267,19 +268,24 @@ def available_cpus():
     )
 
 
+def process_limit(jobs):
+    "The processes that `jobs` asks for that can run at once: one per CPU at most."
+    return min(jobs, available_cpus())
+
+
 def plan_jobs(jobs, chunks):
     """(processes, chunks). Automatic (None or 0): read up to PARALLEL_THRESHOLD
     segments ahead; a corpus that long is counted by as many processes as there are
-    CPUs, a shorter one here."""
-    if jobs:
-        return jobs, chunks
+    CPUs, a shorter one here. A number N is capped at the CPUs and at the chunks."""
+    # one per chunk at most, too: more would only wait
+    limit = process_limit(jobs) if jobs else None
     chunks, ahead, size = iter(chunks), [], 0
     for chunk in chunks:
         ahead.append(chunk)
         size += len(chunk[1])
-        if size >= PARALLEL_THRESHOLD:
-            return available_cpus(), chain(ahead, chunks)
-    return 1, ahead
+        if len(ahead) == limit or (not limit and size >= PARALLEL_THRESHOLD):
+            return limit or available_cpus(), chain(ahead, chunks)
+    return max(1, len(ahead)) if limit else 1, ahead
 
 
 # %% ../notebooks/A3_sacrebleu_interface.ipynb #s07b

@@ -421,7 +421,8 @@ def compare_systems(metric, named_a, named_b, n_samples=1000, seed=DEFAULT_SEED)
         len(stats_b),
     )
     # the same resamples for every view
-    paired = paired_bootstrap(stats_a, stats_b, metric, counts=counts)
+    # ties counted: two identical systems are not different (p = 1)
+    paired = paired_bootstrap(stats_a, stats_b, metric, counts=counts, ties=True)
     scores = corpus_scores(metric, stats_a, stats_b)
     sentence_a, sentence_b = (
         sentence_scores(metric, None, stats=s) for s in (stats_a, stats_b)
@@ -491,7 +492,7 @@ def report_data(
         )
     metric = with_references(BLEU() if metric is None else metric, references)
     explanations = [explain_corpus(hyps, None, metric) for _, hyps in named_systems]
-    signature = metric.get_signature().format()
+    signature = metric.get_signature().format()  # each score's line is SacreBLEU's
     systems = [
         {
             "name": name,
@@ -514,7 +515,8 @@ def report_data(
     return {
         "references": len(references),
         "segments": len(named_systems[0][1]),
-        "signature": signature,
+        # the page is ours: its signature names bleu_lib, not SacreBLEU's version
+        "signature": metric.get_signature().format_ours(),
         "systems": systems,
         "comparison": None if comparison is None else comparison.data(),
     }

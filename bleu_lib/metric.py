@@ -22,6 +22,7 @@ from functools import partial
 from itertools import islice
 from operator import add
 
+from .bleu_score import caller_stacklevel  # warnings at the script's line
 from .checks import BleuWarning, check_flag, check_order, describe
 from bleu_lib.engine import (
     CHUNK_SIZE,
@@ -31,6 +32,7 @@ from bleu_lib.engine import (
     count_chunks,
     count_segments,
     plan_jobs,
+    process_limit,
 )
 from .engine import row_stats
 from .result import BLEUSignature
@@ -73,7 +75,7 @@ def warn_about_input(periods, first_lines, tokenize, force):
             "tokenized, which lowers BLEU against detokenized references. Detokenize "
             "it, or pass force=True if it is not tokenized.",
             BleuWarning,
-            stacklevel=3,
+            stacklevel=caller_stacklevel(),
         )
     if tokenize in ("13a", "none") and looks_chinese_or_japanese(first_lines):
         warnings.warn(
@@ -81,7 +83,7 @@ def warn_about_input(periods, first_lines, tokenize, force):
             "only at spaces and ASCII punctuation, so whole clauses become single "
             "tokens: use tokenize='zh' for Chinese, or 'char'",
             BleuWarning,
-            stacklevel=3,
+            stacklevel=caller_stacklevel(),
         )
 
 
@@ -106,7 +108,7 @@ def warn_zero_score(stats, precisions, effective_order):
                 f"the hypotheses ({stats.hyp_len} tokens) are far shorter than the "
                 f"references ({stats.ref_len} tokens)",
                 ZeroBleuWarning,
-                stacklevel=4,
+                stacklevel=caller_stacklevel(),
             )
             return
         fix = (
@@ -115,7 +117,9 @@ def warn_zero_score(stats, precisions, effective_order):
             else "Use smooth_method='exp', 'floor' or 'add-k' for short segments."
         )
     warnings.warn(
-        zero_precision_message(stats, orders, fix), ZeroBleuWarning, stacklevel=4
+        zero_precision_message(stats, orders, fix),
+        ZeroBleuWarning,
+        stacklevel=caller_stacklevel(),
     )
 
 
@@ -216,7 +220,7 @@ class BLEU:
         size = (
             CHUNK_SIZE
             if not jobs or n_hyps is None
-            else max(1, min(CHUNK_SIZE, -(-n_hyps // jobs)))
+            else max(1, min(CHUNK_SIZE, -(-n_hyps // process_limit(jobs))))
         )
         jobs, chunks = plan_jobs(
             jobs, batches(segments, size, numbered=references is None)

@@ -20,6 +20,7 @@ __all__ = [
     "bootstrap_scores",
     "confidence_interval",
     "corpus_scores",
+    "bootstrap_p",
     "paired_bootstrap",
     "coin_flips",
     "shuffled_sums",
@@ -32,6 +33,7 @@ __all__ = [
     "seed_from_environment",
     "paired_test",
     "Comparison",
+    "p_text",
     "text_table",
     "html_table",
     "compare_all",
@@ -46,6 +48,7 @@ from numbers import Integral
 import numpy as np
 
 from .checks import check_metric, check_probability, describe
+from .result import display_width
 from .engine import systems_rows
 from .resampling import clusters, holm, interval, p_value  # notebook 10
 from .scoring import bleu_scores
@@ -139,12 +142,26 @@ def corpus_scores(metric, *stats):
 
 
 # %% ../notebooks/A6_significance_exact_and_fast.ipynb #c20
+def bootstrap_p(resampled_a, resampled_b, score_a, score_b, ties=False):
+    """How often a resampled difference, centred on zero, reaches the observed one:
+    SacreBLEU counts only larger ones; `ties=True` counts equal ones too (ours)."""
+    differences = np.abs(resampled_b - resampled_a)
+    return p_value(differences - differences.mean(), abs(score_b - score_a), ties)
+
+
 def paired_bootstrap(
-    baseline, system, metric, n_samples=1000, seed=DEFAULT_SEED, counts=None
+    baseline,
+    system,
+    metric,
+    n_samples=1000,
+    seed=DEFAULT_SEED,
+    counts=None,
+    ties=False,
 ):
     """Koehn's paired bootstrap as SacreBLEU runs it: the system's score, p-value,
     bootstrap mean and 95% half-width. `counts` (resample_counts of the seed's indices)
-    skips drawing them again when several systems share a seed."""
+    skips drawing them again when several systems share a seed; `ties=True` gives two
+    identical systems p = 1, where SacreBLEU's strict count gives 1 / (n + 1)."""
     check_pair(baseline, system)
     if counts is None:
         counts = resample_counts(
@@ -156,8 +173,7 @@ def paired_bootstrap(
         bootstrap_scores(baseline, metric, counts),
         bootstrap_scores(system, metric, counts),
     )
-    differences = np.abs(resampled - resampled_baseline)
-    p = p_value(differences - differences.mean(), abs(score_baseline - score))
+    p = bootstrap_p(resampled_baseline, resampled, score_baseline, score, ties)
     return PairedResult(score, p, *confidence_interval(resampled))
 
 
@@ -301,12 +317,17 @@ def seed_from_environment():
     seed = seed_setting()
     if seed.lower() == "none":
         return None
-    if not seed.isdigit():
+    try:
+        number = int(seed)  # SacreBLEU's int(): '+7' and ' 7' are 7
+    except ValueError:
+        number = -1
+    # NumPy refuses a negative seed: SacreBLEU ends in a traceback
+    if number < 0:
         raise ValueError(
-            f"SACREBLEU_SEED={seed!r} is not a whole number (or 'none' for no fixed "
-            "seed)"
+            f"SACREBLEU_SEED={seed!r} is not a whole number of at least 0 (or 'none' "
+            "for no fixed seed)"
         )
-    return int(seed)
+    return number
 
 
 # %% ../notebooks/A6_significance_exact_and_fast.ipynb #c27b
@@ -411,8 +432,8 @@ class Comparison:
             [
                 f"{p['a']} vs {p['b']}",
                 f"{p['delta']:+.{decimals}f}",
-                f"{p['p']:.4f}",
-                f"{p['p_holm']:.4f}",
+                p_text(p["p"], self.alpha),
+                p_text(p["p_holm"], self.alpha),
                 "yes" if p["p_holm"] < self.alpha else "no",
             ]
             for p in self.pairs
@@ -430,13 +451,25 @@ class Comparison:
 
 
 # %% ../notebooks/A6_significance_exact_and_fast.ipynb #c39b
+def p_text(p, alpha=0.05):
+    """A p-value with 4 decimals, or as many more as it takes to stay on its side of
+    alpha: 0.04995 is 0.04995, not 0.0500, next to a "yes" that means below 0.05."""
+    for decimals in range(4, 18):
+        text = f"{p:.{decimals}f}"
+        if (float(text) < alpha) == (p < alpha):
+            return text
+    return repr(p)
+
+
 def text_table(header, rows):
-    widths = [
-        max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))
-    ]
+    "Columns padded to their widest cell, as a terminal shows them (display_width)."
+    cells = [[str(v) for v in row] for row in [header, *rows]]
+    widths = [max(display_width(row[i]) for row in cells) for i in range(len(header))]
     lines = [
-        "  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip()
-        for row in [header, *rows]
+        "  ".join(
+            v + " " * (w - display_width(v)) for v, w in zip(row, widths)
+        ).rstrip()
+        for row in cells
     ]
     return "\n".join([lines[0], "  ".join("-" * w for w in widths), *lines[1:]])
 
@@ -474,10 +507,7 @@ def compare_all(named_stats, metric, n_samples=1000, seed=DEFAULT_SEED, alpha=0.
     pairs = []
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
-            differences = np.abs(resampled[j] - resampled[i])
-            p = p_value(
-                differences - differences.mean(), abs(scores[j] - scores[i]), ties=True
-            )
+            p = bootstrap_p(resampled[i], resampled[j], scores[i], scores[j], ties=True)
             pairs.append(
                 {"a": names[i], "b": names[j], "delta": scores[j] - scores[i], "p": p}
             )
