@@ -1116,8 +1116,9 @@ def all_pairs(args, systems, metric):
         if given
         else [f"System {k}" for k in range(1, len(systems) + 1)]
     )
-    # the text's names are short (the JSON keeps the files'): --names, or what differs
-    shown = names if args.format == "json" or args.names else short_names(names)
+    # the text's file names are short (the JSON keeps them): --names, or what differs
+    kept = args.format == "json" or args.names or not args.input  # or System k
+    shown = names if kept else short_names(names)
     if not args.quiet:
         print(
             f"python -m bleu_lib: comparing every pair of {len(systems)} systems by "
