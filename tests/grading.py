@@ -6,7 +6,7 @@ import textwrap
 
 import nbformat
 
-from grader.classroom import REGION
+from grader.classroom import REGION, stages
 from hinted_solutions import HINTED
 from support import ROOT
 
@@ -26,12 +26,13 @@ def with_stage(edition, folder, name, change=lambda source: source):
 
 
 def with_hinted_solutions(edition, folder):
-    """A copy of the student edition in which every notebook of
-    tests/hinted_solutions.py is handed in: our notebook with those solution regions
-    replaced by the hinted ones (its other regions, the exercises, keep our answers)."""
+    """A copy of the student edition in which every stage is handed in: our notebook,
+    its solution regions of tests/hinted_solutions.py replaced by the hinted ones (the
+    other regions, the exercises and the stages without hints keep our answers)."""
     shutil.copytree(edition, folder)
-    for name, solutions in HINTED.items():
-        nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    for path, _ in stages():
+        nb = nbformat.read(path, as_version=4)
+        solutions = HINTED.get(path.name, {})
         for cell in nb.cells:
             if cell.id in solutions:
                 body = textwrap.dedent(solutions[cell.id]).strip("\n") + "\n"
@@ -44,7 +45,7 @@ def with_hinted_solutions(edition, folder):
                     )
 
                 source, regions = REGION.subn(region, cell.source + "\n")
-                assert regions == 1, (name, cell.id)
+                assert regions == 1, (path.name, cell.id)
                 cell.source = source.rstrip("\n")
-        nbformat.write(nb, folder / "notebooks" / name)
+        nbformat.write(nb, folder / "notebooks" / path.name)
     return folder
