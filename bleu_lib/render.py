@@ -31,7 +31,7 @@ __all__ = [
 # %% ../notebooks/A5_html_report.ipynb #a03
 from html import escape
 
-from .significance import html_table, text_table
+from .significance import html_table, p_text, text_table
 
 # %% ../notebooks/A5_html_report.ipynb #c15c
 # mark, colour
@@ -151,7 +151,7 @@ def comparison_headline(names, scores, p_value):
     (a, b), (x, y) = names, scores
     return (
         f"{a} {x:.1f}, {b} {y:.1f}: {b} - {a} = {y - x:+.1f} BLEU, paired bootstrap p "
-        f"= {p_value:.4f}"
+        f"= {p_text(p_value)}"
         + (
             " (beyond resampling noise)"
             if p_value < 0.05

@@ -71,3 +71,14 @@ def test_every_highlight_in_the_report_fits_the_page():
     for row in header_rows:
         tokens = re.findall(r">([^<]*)</td>", row)
         assert sum(len(t) + 2 for t in tokens) <= 100 or len(tokens) == 1
+
+
+def test_the_headlines_p_value_stays_on_the_side_of_its_decision():
+    "0.04995 is printed 0.04995 beside 'beyond resampling noise', not 0.0500."
+    from bleu_lib.render import comparison_headline
+
+    line = comparison_headline(("a", "b"), (30.0, 31.0), 0.04995)
+    assert line.endswith("p = 0.04995 (beyond resampling noise)"), line
+    assert comparison_headline(("a", "b"), (30, 31), 0.05).endswith(
+        "p = 0.0500 (within resampling noise)"
+    )
