@@ -180,12 +180,7 @@ def test_the_script_runs_from_any_folder(edition, tmp_path):
 
 
 def test_stubs_raise_with_a_hint(edition):
-    source = "".join(
-        c.source
-        for c in nbformat.read(
-            edition / "notebooks" / "01_ngrams.ipynb", as_version=4
-        ).cells
-    )
+    source = source_of(edition / "notebooks" / "01_ngrams.ipynb")
     assert (
         'raise NotImplementedError("Your turn: zip the token list with itself shifted'
         in source
@@ -194,12 +189,7 @@ def test_stubs_raise_with_a_hint(edition):
 
 
 def test_a_hint_over_several_lines_reaches_the_stub_whole(edition):
-    source = "".join(
-        c.source
-        for c in nbformat.read(
-            edition / "notebooks" / "04_sentence_bleu.ipynb", as_version=4
-        ).cells
-    )
+    source = source_of(edition / "notebooks" / "04_sentence_bleu.ipynb")
     # the hint's second comment line, "# (notebook 03)", is in the message too
     assert (
         'NotImplementedError("Your turn: clip_counts, ngram_counts and max_ref_counts '

@@ -4,8 +4,6 @@ outputs signed and worded as ours."""
 
 import io
 import json
-import os
-import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -21,23 +19,9 @@ from bleu_lib.engine import available_cpus, plan_jobs
 from bleu_lib.result import display_width
 from bleu_lib.significance import Comparison, p_text
 from support import ROOT
+from test_cli import ALPHA, BETA, REFS, command
 
-CORPUS = ROOT / "data" / "corpus"
-REFS = [str(CORPUS / "ref.A.en"), str(CORPUS / "ref.B.en")]
-ALPHA, BETA = str(CORPUS / "sys.alpha.en"), str(CORPUS / "sys.beta.en")
 SIGNED = f"|bleu_lib:{bleu_lib.__version__}"
-
-
-def command(*args, program="bleu_lib", stdin=None, cwd=None, env=None):
-    "(exit status, standard output, standard error) of `python -m program args`."
-    done = subprocess.run(
-        [sys.executable, "-m", program, *args],
-        input=stdin,
-        capture_output=True,
-        cwd=cwd,
-        env={**os.environ, "NO_COLOR": "1", **(env or {})},
-    )
-    return done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
 
 
 def ours(capsys, *args):
