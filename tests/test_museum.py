@@ -68,6 +68,13 @@ def precisions(stats):
     return [m / l if l else 0.0 for m, l in zip(stats.matches, stats.totals)]
 
 
+def add_one_score(stats):
+    "BLEU of a segment's statistics with add_one's counts in place of its own."
+    matches, totals = museum.add_one(stats.matches, stats.totals)
+    smoothed = replace(stats, matches=tuple(matches), totals=tuple(totals))
+    return quietly(bleu_from_stats, smoothed)
+
+
 @example(minimal("shortest_reference"))
 @FEWER
 @given(segments())
@@ -91,13 +98,10 @@ def test_exhibit_1_closest_length_gives_nltk_s_score(segment):
 )
 def test_exhibit_2_add_one_scores_0_when_no_unigram_matches(refs, hyp):
     stats = segment_stats(refs, hyp)
-    smoothed = museum.add_one(stats.matches, stats.totals)
-    score = quietly(
-        bleu_from_stats,
-        replace(stats, matches=tuple(smoothed[0]), totals=tuple(smoothed[1])),
-    )
+    score = add_one_score(stats)
     assert score == 0.0, (
-        f"no unigram matches, yet add_one's counts {smoothed} score {score}"
+        f"no unigram matches, yet add_one's counts "
+        f"{museum.add_one(stats.matches, stats.totals)} score {score}"
     )
 
 
@@ -113,10 +117,7 @@ def sacrebleu_add_k(refs, hyp):
 @given(segments())
 def test_exhibit_2_add_one_counts_are_sacrebleu_s_add_k(segment):
     refs, hyp = segment
-    stats = segment_stats(refs, hyp)
-    matches, totals = museum.add_one(stats.matches, stats.totals)
-    smoothed = replace(stats, matches=tuple(matches), totals=tuple(totals))
-    assert same(quietly(bleu_from_stats, smoothed), sacrebleu_add_k(refs, hyp))
+    assert same(add_one_score(segment_stats(refs, hyp)), sacrebleu_add_k(refs, hyp))
 
 
 @example([5, 3], 4)
