@@ -170,6 +170,11 @@ def test_one_submission_is_graded_as_before_with_a_page_if_asked(
 ):
     # as the README's example: the table, and the JSON gradebook of one student
     assert main(["grade", str(edition), "--stage", "01", "--out", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert out.startswith("stage ") and "stages passed: 0 of 1" in out
+    # first which isolation, then a line per stage, as each one ends
+    assert [line.split(":")[0] for line in err.splitlines()] == [
+        "isolation",
+        "01_ngrams",
+    ]
     assert (tmp_path / "feedback" / f"{edition.name}.html").exists()

@@ -6,7 +6,6 @@ the grader's slowest tests; tests/test_classroom.py has the rest.)"""
 import hashlib
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -24,40 +23,47 @@ from support import ROOT
 # --------------------------------------------------------------------------------------
 
 
-def grade_command(folder, gradebook, *stages):
-    "Grade `folder` as a teacher does, from the command line, with a JSON gradebook."
+TRICKS = ["conftest", "silence", "write", "detach", "peek"]
+# without strong isolation, these would really reach the repository (and be reported)
+REACHING = {"conftest", "write", "peek"}
+
+
+@pytest.fixture(scope="module")
+def tricked(edition, tmp_path_factory):
+    """A class in which each student hands in one trick (those this machine's isolation
+    lets us try), graded as a teacher does, in one command, stages 01 and 02: (the
+    command's result, the --json gradebook's path, the tricks tried, the repository's
+    fingerprint before)."""
+    tricks = [t for t in TRICKS if sandbox.isolation() != "weak" or t not in REACHING]
+    tmp = tmp_path_factory.mktemp("tricks")
+    gradebook = tmp / "gradebook.json"
+    for trick in tricks:
+        make(edition, tmp / "class" / trick, trick, gradebook)
+    before = fingerprint()
     done = subprocess.run(
         [
-            sys.executable,
-            "-m",
-            "grader",
-            "grade",
-            str(folder),
-            "--json",
-            str(gradebook),
-            "--examples",
-            "10",
-            *(f"--stage={stage}" for stage in stages),
+            *[sys.executable, "-m", "grader", "grade", str(tmp / "class")],
+            *["--out", str(tmp / "grades"), "--json", str(gradebook)],
+            *["--examples", "10", "--stage", "01", "--stage", "02"],
         ],
         capture_output=True,
         text=True,
         cwd=ROOT,
     )
-    return done, json.loads(gradebook.read_text())
+    return done, gradebook, tricks, before
 
 
-@pytest.mark.parametrize("trick", ["conftest", "silence", "write", "detach", "peek"])
-def test_a_malicious_notebook_fools_nobody(edition, tmp_path, trick):
-    if trick in ("conftest", "write", "peek") and sandbox.isolation() == "weak":
-        pytest.skip(
-            "no strong isolation here: this trick would really reach the repository "
-            "(and be reported)"
-        )
-    gradebook = tmp_path / "gradebook.json"
-    folder = make(edition, tmp_path / "submission", trick, gradebook)
-    before = fingerprint()
-    done, report = grade_command(folder, gradebook, "01", "02")
+@pytest.mark.parametrize("trick", TRICKS)
+def test_a_malicious_notebook_fools_nobody(tricked, trick):
+    done, gradebook, tricks, _ = tricked
+    if trick not in tricks:
+        pytest.skip("no strong isolation here: this trick would reach the repository")
     assert done.returncode == 0, done.stderr
+    (report,) = [
+        student
+        for student in json.loads(gradebook.read_text())["students"]
+        if student["student"] == trick
+    ]
     stage = report["stages"][0]
     assert (
         report["passed"] == 0 and stage["status"] == "graded" and not stage["passed"]
@@ -70,24 +76,29 @@ def test_a_malicious_notebook_fools_nobody(edition, tmp_path, trick):
     # our solution module was not there to be read: the student's stubs were tested
     if trick == "peek":
         assert stage["tests_passed"] == 0 < stage["tests_total"], stage
+
+
+def test_the_tricks_leave_the_repository_and_the_gradebook_as_the_grader_made_them(
+    tricked,
+):
+    done, gradebook, tricks, before = tricked
+    assert done.returncode == 0, done.stderr
     assert (
         fingerprint() == before
         and not (ROOT / "HACKED.txt").exists()
-        and report["repository_changed"] == []
+        and json.loads(gradebook.read_text())["repository_changed"] == []
     )
-    printed = re.search(
-        r"gradebook written to .* \(sha256 ([0-9a-f]{64})\)", done.stdout
-    )[1]
+    printed = done.stdout.split(f"gradebook written to {gradebook} (sha256 ")[1][:64]
     # long enough for a process that survived the grader to have rewritten the gradebook
     time.sleep(2)
     assert (
         printed == hashlib.sha256(gradebook.read_bytes()).hexdigest()
         and "forged" not in gradebook.read_text()
     )
-    # first which isolation, then a line per stage, as each one ends
+    # first which isolation, then a line per student, as each one ends
     first, *progress = [line.split(":")[0] for line in done.stderr.splitlines()]
     assert first == "isolation"
-    assert sorted(progress) == ["01_ngrams", "02_modified_precision"]
+    assert sorted(line.split("] ")[1] for line in progress) == sorted(tricks)
 
 
 def test_links_to_our_solutions_are_refused(edition, tmp_path):
@@ -148,3 +159,24 @@ def test_without_isolation_the_processes_a_kernel_started_are_killed(
         report["isolation"] == "weak"
         and hashlib.sha256(gradebook.read_bytes()).hexdigest() == digest
     )
+
+
+def test_the_fingerprint_sees_git_hooks_and_config_not_its_bookkeeping(
+    tmp_path, monkeypatch
+):
+    """A hook or config that student code planted would run the next time the teacher
+    commits; the index, refs and logs change whenever the teacher does commit."""
+    kept = ["config", "hooks/pre-commit", "info/attributes"]
+    changing = ["index", "HEAD", "logs/HEAD", "refs/heads/main", "worktrees/wt/index"]
+    for name in [*kept, *changing, "objects/ab"]:
+        (tmp_path / ".git" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / ".git" / name).write_text(name)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "conftest.py").write_text("")
+    monkeypatch.setattr(classroom, "ROOT", tmp_path)
+    assert sorted(fingerprint()) == [
+        ".git/config",
+        ".git/hooks/pre-commit",
+        ".git/info/attributes",
+        "tests/conftest.py",
+    ]

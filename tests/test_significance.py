@@ -308,11 +308,21 @@ CASES = {
 }
 
 
-@pytest.mark.stage(name="resampling")
+# The grader's hidden tests of stage 10 take the cases that vary what the student
+# writes (resamples, intervals, seeds); the others vary the metric, which is ours.
+GRADED = {"bs-defaults", "ar-confidence-300", "bs-seed-7", "ar-seed-7"}
+
+
 @pytest.mark.parametrize(
     "test, n_samples, n_confidence, seed, n_refs, options",
-    CASES.values(),
-    ids=CASES.keys(),
+    [
+        pytest.param(
+            *case,
+            id=name,
+            marks=[pytest.mark.stage(name="resampling")] if name in GRADED else [],
+        )
+        for name, case in CASES.items()
+    ],
 )
 def test_kellbrueck(test, n_samples, n_confidence, seed, n_refs, options):
     args = (KELLBRUECK, [REF_A, REF_B][:n_refs], test, n_samples, n_confidence, seed)

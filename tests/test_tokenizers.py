@@ -14,7 +14,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
-from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+from sacrebleu.tokenizers.tokenizer_zh import _UCODE_RANGES, TokenizerZh
 
 from bleu_lib import BLEU, TOKENIZERS, get_tokenizer
 from bleu_lib.tokenizer_table import (
@@ -141,15 +141,21 @@ def test_where_intl_makes_fewer_tokens_than_13a(text, under_13a, under_intl):
 
 def test_chinese_table_on_every_code_point():
     """SacreBLEU's _is_chinese_char, as Python evaluates its table, on every code point
-    but the surrogates."""
+    but the surrogates. It compares one character with each range's ends as strings,
+    so it can be true only from a range's start to the first character of its end:
+    it is called there (35,000 code points), and is false everywhere else."""
     is_chinese = TokenizerZh._is_chinese_char
-    differ = [
-        cp
-        for cp in range(0x110000)
-        if not 0xD800 <= cp <= 0xDFFF
-        and bool(CHINESE.fullmatch(chr(cp))) != is_chinese(chr(cp))
-    ]
-    assert differ == []
+    surrogate = range(0xD800, 0xE000)
+    maybe = {
+        code
+        for start, end in _UCODE_RANGES
+        for code in range(ord(start[0]), ord(end[0]) + 1)
+        if code not in surrogate
+    }
+    theirs = {code for code in maybe if is_chinese(chr(code))}
+    # one scan of every code point, instead of a call per code point (3 s)
+    every = "".join(chr(code) for code in range(0x110000) if code not in surrogate)
+    assert {ord(match[0]) for match in CHINESE.finditer(every)} == theirs
 
 
 @pytest.mark.parametrize(
