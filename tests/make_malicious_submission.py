@@ -16,6 +16,10 @@ Each is one way to cheat:
 - peek: end the exported module by running the teacher's own solution module in its
   place (a cell at the end);
 - links: hand in links to the teacher's solution notebooks instead of notebooks;
+- transform: have IPython rewrite every later cell that ends by printing a secret (the
+  grader's check cells) into that print alone: the checks "pass" without running. It
+  runs in the student's own kernel, where no check can stop it; the hidden tests, run
+  from the grader's files in a process of their own, are out of its reach;
 - tamper: try to make the file systems writable again (as the sandbox's root, or in a
   user namespace of its own), then append to the teacher's tests/test_differential.py
   and tests/conftest.py and write a file into the repository.
@@ -100,6 +104,17 @@ for name in ["tests/test_differential.py", "tests/conftest.py", "HACKED.txt"]:
     except OSError as error:
         print("could not", error)
 """,
+    "transform": r"""
+import re
+
+
+def print_the_secret(lines):
+    found = re.search(r"print\('(\w+)'\)\s*$", "".join(lines))
+    return [f"print({found[1]!r})\n"] if found else lines
+
+
+get_ipython().input_transformers_post.append(print_the_secret)
+""",
     "peek": "#| export"
     + FIND_TEACHER
     + """
@@ -111,8 +126,9 @@ except OSError as error:
 }
 
 
-def make(edition, out, trick, gradebook=""):
-    "Write the submission for `trick` to `out`, from the student edition in `edition`."
+def make(edition, out, trick, gradebook="", notebook="01_ngrams.ipynb"):
+    """Write the submission for `trick` to `out`, from the student edition in `edition`
+    (the trick's cell in `notebook`)."""
     edition, out = Path(edition), Path(out)
     shutil.copytree(edition, out)
     if trick == "links":
@@ -120,7 +136,7 @@ def make(edition, out, trick, gradebook=""):
             path.unlink()
             path.symlink_to(ROOT / "notebooks" / path.name)
         return out
-    path = out / "notebooks" / "01_ngrams.ipynb"
+    path = out / "notebooks" / notebook
     nb = nbformat.read(path, as_version=4)
     cell = nbformat.v4.new_code_cell(
         TRICKS[trick].replace("GRADEBOOK_PATH", json.dumps(str(gradebook))).strip()

@@ -23,7 +23,7 @@ from support import ROOT
 # --------------------------------------------------------------------------------------
 
 
-TRICKS = ["conftest", "silence", "write", "detach", "peek"]
+TRICKS = ["conftest", "silence", "write", "detach", "peek", "transform"]
 # without strong isolation, these would really reach the repository (and be reported)
 REACHING = {"conftest", "write", "peek"}
 
@@ -76,6 +76,21 @@ def test_a_malicious_notebook_fools_nobody(tricked, trick):
     # our solution module was not there to be read: the student's stubs were tested
     if trick == "peek":
         assert stage["tests_passed"] == 0 < stage["tests_total"], stage
+    # every check "passed" in the student's kernel, but the hidden tests, out of its
+    # reach, tested the stubs
+    if trick == "transform":
+        assert stage["checks_passed"] == stage["checks_total"] > 0, stage
+        assert stage["tests_passed"] == 0 < stage["tests_total"], stage
+
+
+def test_what_no_hidden_test_guards_a_kernel_trick_can_pass(edition, tmp_path):
+    """The limit the README states: stage 08 has no module, so no hidden test; its
+    check cells run in the student's kernel, and the `transform` trick passes them
+    with nothing done."""
+    notebook = "08_reporting_bleu.ipynb"
+    folder = make(edition, tmp_path / "submission", "transform", notebook=notebook)
+    (stage,) = grade(folder, only=["08"], **FAST)["stages"]
+    assert stage["passed"] and stage["tests_total"] == 0, stage
 
 
 def test_the_tricks_leave_the_repository_and_the_gradebook_as_the_grader_made_them(
