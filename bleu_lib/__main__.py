@@ -1198,6 +1198,12 @@ OPTION_WORDS = [
     (r"tokenize='([\w-]+)'", r"-tok \1"),
     (r"or 'char'", "or -tok char"),
     (r"force=True", "--force"),
+    (r"smooth_method='([\w-]+)', '([\w-]+)' or '([\w-]+)'", r"-s \1, -s \2 or -s \3"),
+    # SacreBLEU's command has effective order for -sl only
+    (
+        r"Use effective_order=True for (segments shorter than the n-gram order)\.",
+        r"For \1, score segment by segment with -sl: it uses effective order.",
+    ),
 ]
 
 

@@ -310,6 +310,30 @@ def test_the_chinese_hint_names_the_option(capsys):
 
 
 @pytest.mark.parametrize(
+    "hypothesis, reference, options, advice",
+    [
+        # no 4-gram at all: effective order, which the command has for -sl only
+        ("the cat sat", "the cat sat on", [], "score segment by segment with -sl"),
+        # 4-grams, none matching, unsmoothed
+        (
+            "the cat sat on a mat",
+            "the cat is on a mat",
+            ["-s", "none"],
+            "Use -s exp, -s floor or -s add-k",
+        ),
+    ],
+)
+def test_a_zero_score_s_advice_names_options(
+    capsys, tmp_path, hypothesis, reference, options, advice
+):
+    (tmp_path / "hyp").write_text(hypothesis + "\n")
+    (tmp_path / "ref").write_text(reference + "\n")
+    status, _, err = ours(capsys, tmp_path / "ref", "-i", tmp_path / "hyp", *options)
+    assert status == 0 and "BLEU is 0 because" in err and advice in err
+    assert "effective_order" not in err and "smooth_method" not in err
+
+
+@pytest.mark.parametrize(
     "typo, meant",
     [
         (["--smooth-metod", "exp"], "did you mean --smooth-method?"),
