@@ -178,3 +178,23 @@ def test_one_submission_is_graded_as_before_with_a_page_if_asked(
         "01_ngrams",
     ]
     assert (tmp_path / "feedback" / f"{edition.name}.html").exists()
+
+
+def test_a_gradebook_that_cannot_be_written_after_grading_is_an_error(
+    edition, tmp_path, monkeypatch, capsys
+):
+    """The disk fills up while the class is graded: the grades are still printed, and
+    the command says what could not be written and exits 1."""
+
+    def full_disk(report, path):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(classroom, "write_gradebook", full_disk)
+    gradebook = tmp_path / "grades.json"
+    assert main(["grade", str(edition), "--stage", "01", "--json", str(gradebook)]) == 1
+    out, err = capsys.readouterr()
+    assert "stages passed: 0 of 1" in out and not gradebook.exists()
+    assert err.splitlines()[-1] == (
+        "python -m grader grade: error: the grades could not be written: [Errno 28] "
+        f"No space left on device: '{gradebook}'"
+    )
