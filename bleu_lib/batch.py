@@ -393,6 +393,12 @@ def reference_lists(references, n_hyps):
             f"hypotheses has {n_hyps} sequences but references has {len(references)} "
             "lists of references: give one list of references per hypothesis"
         )
+    # the common case, checked in one pass: lists of sequences, none empty
+    if all(type(refs) in (list, tuple) and refs for refs in references) and all(
+        type(refs[0]) in (list, tuple, np.ndarray) for refs in references
+    ):
+        per_hyp = np.fromiter(map(len, references), np.int64, len(references))
+        return list(chain.from_iterable(references)), per_hyp
     flat, per_hyp = [], []
     for i, refs in enumerate(references):
         if isinstance(refs, np.ndarray) and refs.ndim == 2:
