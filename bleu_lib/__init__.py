@@ -28,6 +28,8 @@ __all__ = [
     "SmoothingFunction",
     "chen_cherry_bleu",
     "chen_cherry_bleu_from_stats",
+    "sentence_bleu_batch",
+    "batch_statistics",
 ]
 
 # %% ../notebooks/00_introduction.ipynb #c07
@@ -59,6 +61,18 @@ from bleu_lib.bleu_score import (
     sentence_bleu,
 )
 
+
+# the batch (A11): loaded when first used
+def __getattr__(name):
+    """sentence_bleu_batch and batch_statistics, imported when first asked for: they
+    need NumPy, and importing bleu_lib loads none."""
+    if name in ("sentence_bleu_batch", "batch_statistics"):
+        from bleu_lib import batch
+
+        return getattr(batch, name)
+    raise AttributeError(f"module 'bleu_lib' has no attribute {name!r}")
+
+
 # %% ../notebooks/00_introduction.ipynb #c07b
 _all_ = [
     "ngrams",
@@ -88,4 +102,6 @@ _all_ = [
     "SmoothingFunction",
     "chen_cherry_bleu",
     "chen_cherry_bleu_from_stats",
+    "sentence_bleu_batch",
+    "batch_statistics",
 ]

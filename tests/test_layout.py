@@ -23,6 +23,7 @@ LADDER = [
     "scoring",
     "streams",
     "engine",
+    "batch",
     "bleu_score",
     "resampling",
     "significance",

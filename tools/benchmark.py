@@ -12,6 +12,8 @@ the ratios.
         paired significance tests instead (see below)
     python tools/benchmark.py --doctor
         the doctor on 2,000 segments, against one SacreBLEU score (see below)
+    python tools/benchmark.py --batch
+        sentence BLEU of token-id batches, each library's loop and our batch
 
 Corpora: `shipped` is data/corpus (sys.alpha.en against ref.A.en and ref.B.en, 60
 segments); a number is that many segments generated here, deterministically (seeded):
@@ -58,6 +60,15 @@ per-segment statistics of the 9 systems against cached references, as its comman
 them: bleu_lib's systems_statistics) and resampling (bleu_lib's paired_test given the
 statistics; for SacreBLEU, its PairedTest's time minus its counting, which PairedTest
 does inside). Wall and CPU times, the ratios, and the 1-minute load beside each.
+
+--batch: sentence BLEU of token ids (issue 28), two workloads (see batch_workloads):
+256 hypotheses of 1,024 ids and 100,000 short sentences, one reference each. Rows, in
+this process, interleaved over --repeat rounds: NLTK's sentence_bleu loop (method3,
+auto_reweigh: SacreBLEU's exp with effective order), SacreBLEU's sentence_score loop
+(tokenize='none', effective_order=True), bleuscore's compute per sentence (its own
+settings; skipped with a note if not installed), bleu_lib's sentence_bleu loop (method3)
+and bleu_lib's sentence_bleu_batch. Median wall and CPU times, the load, and each row's
+CPU time over the batch's.
 
 --doctor: `python -m bleu_lib REF1 REF2 -i SYS --doctor SCORE` on --significance's
 baseline system (2,000 segments, 2 references), for a score that one dialect reproduces
@@ -923,6 +934,111 @@ def benchmark_doctor(repeat):
             print(f"{label:40} {wall:7.2f}s {cpu:7.2f}s {load:5.2f}   {ratio:10.1f}x")
 
 
+def batch_workloads(seed=28):
+    """(name, hypotheses, references) of --batch's two workloads, as lists of token ids:
+    256 hypotheses of 1,024 ids, and 100,000 sentences of WMT-like lengths (log-normal,
+    median 20 tokens), one reference each. A hypothesis is a noisy copy of its
+    reference (10% of the ids dropped, 30% replaced), over a Zipf-distributed vocabulary
+    of 32,000 ids, so that n-grams of every order match."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+
+    def noisy_copy(ref):
+        kept = ref[rng.random(len(ref)) > 0.1]
+        replaced = rng.random(len(kept)) < 0.3
+        kept[replaced] = rng.zipf(1.2, int(replaced.sum())) % 32000
+        return kept.tolist()
+
+    def pairs(lengths):
+        refs = [rng.zipf(1.2, n) % 32000 for n in lengths]
+        return [noisy_copy(ref) for ref in refs], [[ref.tolist()] for ref in refs]
+
+    long_lengths = [1024] * 256
+    short_lengths = np.clip(rng.lognormal(3.0, 0.5, 100_000).astype(int), 1, 200)
+    return [
+        ("256 x 1,024 ids", *pairs(long_lengths)),
+        ("100,000 short sentences", *pairs(short_lengths.tolist())),
+    ]
+
+
+def batch_rows(hyps, refs):
+    """--batch's rows: name -> a call that scores every hypothesis (0 to 1, SacreBLEU's
+    exp smoothing with effective order, or its match in each library)."""
+    from nltk.translate.bleu_score import SmoothingFunction
+    from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+
+    lines = [" ".join(map(str, hyp)) for hyp in hyps]
+    ref_lines = [[" ".join(map(str, r)) for r in hyp_refs] for hyp_refs in refs]
+    sacre = SacreBLEU(tokenize="none", effective_order=True)
+    ours = bleu_lib.SmoothingFunction().method3
+    rows = {
+        "NLTK sentence_bleu loop (method3)": lambda: [
+            nltk_sentence_bleu(
+                r, h, smoothing_function=SmoothingFunction().method3, auto_reweigh=True
+            )
+            for h, r in zip(hyps, refs)
+        ],
+        "SacreBLEU sentence_score loop": lambda: [
+            sacre.sentence_score(h, r).score / 100 for h, r in zip(lines, ref_lines)
+        ],
+        "bleu_lib sentence_bleu loop (method3)": lambda: [
+            bleu_lib.sentence_bleu(r, h, smoothing_function=ours, auto_reweigh=True)
+            for h, r in zip(hyps, refs)
+        ],
+        "bleu_lib sentence_bleu_batch": lambda: bleu_lib.sentence_bleu_batch(
+            hyps, refs
+        ).tolist(),
+    }
+    try:
+        import bleuscore
+
+        # its own settings: no smoothing, and its 13a on the ids joined by spaces
+        rows["bleuscore compute per sentence"] = lambda: [
+            bleuscore.compute([r], [h])["bleu"] for h, r in zip(lines, ref_lines)
+        ]
+    except ImportError:
+        print(
+            "bleuscore rows skipped: bleuscore is not installed (pip install -r "
+            "tools/requirements-benchmark.txt)"
+        )
+    return rows
+
+
+def benchmark_batch(repeat):
+    """Sentence BLEU of a batch of token ids: each library's loop against bleu_lib's
+    batch, in this process, interleaved over `repeat` rounds (the order rotated each
+    round); the median wall and CPU times, the load before each row's runs, and the
+    ratio of each row's median CPU time to the batch's."""
+    warnings.simplefilter("ignore")  # NLTK's and bleu_lib's zero-score warnings
+    for name, hyps, refs in batch_workloads():
+        rows = batch_rows(hyps, refs)
+        times = {label: [] for label in rows}
+        for round_ in range(repeat):
+            labels = list(rows)
+            labels = labels[round_ % len(labels) :] + labels[: round_ % len(labels)]
+            for label in labels:
+                gc.collect()
+                timing, scores = timed_call(rows[label])
+                times[label].append(timing)
+                if label.startswith("SacreBLEU"):
+                    sacre_scores = scores
+        batch = bleu_lib.sentence_bleu_batch(hyps, refs)
+        worst = max(abs(a - b) / b for a, b in zip(batch.tolist(), sacre_scores) if b)
+        print(f"\n{name}: {len(hyps):,} hypotheses, {sum(map(len, hyps)):,} ids")
+        print(f"{'row':40} {'wall':>8} {'CPU':>8} {'load':>11}   {'CPU / batch':>11}")
+        ours = statistics.median(t[1] for t in times["bleu_lib sentence_bleu_batch"])
+        for label, timings in times.items():
+            wall = statistics.median(t[0] for t in timings)
+            cpu = statistics.median(t[1] for t in timings)
+            loads = [t[2] for t in timings]
+            print(
+                f"{label:40} {wall:7.2f}s {cpu:7.2f}s {min(loads):5.2f}-"
+                f"{max(loads):<5.2f}   {cpu / ours:10.1f}x"
+            )
+        print(f"batch against SacreBLEU: largest relative difference {worst:.1e}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -971,6 +1087,9 @@ def main(argv=None):
         help="time the doctor (--doctor) against one SacreBLEU score",
     )
     parser.add_argument(
+        "--batch", action="store_true", help="time sentence BLEU of token-id batches"
+    )
+    parser.add_argument(
         "--child",
         nargs=3,
         metavar=("TASK", "LIBRARY", "FOLDER"),
@@ -988,6 +1107,9 @@ def main(argv=None):
         return
     if args.doctor:
         benchmark_doctor(args.repeat)
+        return
+    if args.batch:
+        benchmark_batch(args.repeat)
         return
     benchmark_corpora(args)
 
