@@ -20,7 +20,9 @@ __all__ = [
     "shared_tokens",
     "shared_spans",
     "closest_ref_lens",
+    "numbered",
     "sequence_tags",
+    "each_hypothesis_refs",
     "statistics_rows",
     "is_id",
     "id_array",
@@ -36,9 +38,11 @@ __all__ = [
     "reference_ids",
     "batch_statistics",
     "sentence_bleu_batch",
+    "count_systems",
 ]
 
 # %% ../notebooks/A11_batch_counting.ipynb #b03
+from array import array
 from collections import namedtuple
 from collections.abc import Iterable, Mapping, Set
 from itertools import chain
@@ -110,27 +114,32 @@ def sorted_keys(codes, inside, tags, tag_bits):
 
 
 # %% ../notebooks/A11_batch_counting.ipynb #b16
-def clipped_matches(keys, slot_bits, n_hyps):
-    """Each hypothesis's clipped matches, from sorted_keys: per (n-gram, hypothesis),
-    the hypothesis's count, at most the largest count in one of its references."""
+def clipped_matches(keys, slot_bits, hyps_per_segment):
+    """Each hypothesis's clipped matches, from sorted_keys: per (n-gram, segment), each
+    hypothesis's count, at most the largest count in one of the segment's references.
+    A segment's hypotheses have the slots 0, 1..., its references the slots after."""
+    n_hyps = int(hyps_per_segment.sum())
     starts, counts = runs(keys)
-    slot, gram = keys[starts] & ((1 << slot_bits) - 1), keys[starts] >> slot_bits
-    firsts = runs(gram)[0]  # the runs of one (n-gram, hypothesis) lie together
+    slot, group = keys[starts] & ((1 << slot_bits) - 1), keys[starts] >> slot_bits
+    firsts, sizes = runs(group)  # the runs of one (n-gram, segment) lie together
     if len(firsts) == 0:
         return np.zeros(n_hyps, dtype=np.int64)
-    # slot 0 sorts first: a hypothesis's own count opens its group, if it has one
-    hyp_count = np.where(slot[firsts] == 0, counts[firsts], 0)
-    ref_max = np.maximum.reduceat(np.where(slot > 0, counts, 0), firsts)
-    hyp = gram[firsts] & ((1 << (bits(n_hyps))) - 1)
+    is_hyp = slot < hyps_per_segment.max()
+    ref_max = np.maximum.reduceat(np.where(is_hyp, 0, counts), firsts)
+    clipped = np.minimum(counts, np.repeat(ref_max, sizes))[is_hyp]
+    # the hypothesis's number in the batch: its segment's first, plus its slot
+    segment = group[is_hyp] & ((1 << bits(len(hyps_per_segment))) - 1)
+    first = np.cumsum(hyps_per_segment) - hyps_per_segment
+    hyp = first[segment] + slot[is_hyp]
     # whole numbers far below 2**53 are exact as bincount's float weights
-    clipped = np.minimum(hyp_count, ref_max)
     return np.bincount(hyp, weights=clipped, minlength=n_hyps).astype(np.int64)
 
 
 # %% ../notebooks/A11_batch_counting.ipynb #b20
 def local_ids(ids, owner, n_owners):
-    """Each id renumbered 0, 1, 2... within its owner (a hypothesis and its references):
-    (that number, and the (owner, id) pair's number among all pairs of the batch)."""
+    """Each id renumbered 0, 1, 2... within its owner (a segment: its hypotheses and
+    references): (that number, and the (owner, id) pair's number among all pairs of the
+    batch)."""
     if bits(int(ids.max(initial=0)) + 1) + bits(n_owners) > KEY_BITS:
         ids = dense_codes(ids)[0]  # ids far apart: 0.. first, fewer than the tokens
     id_bits = bits(int(ids.max(initial=0)) + 1)
@@ -148,8 +157,9 @@ def local_ids(ids, owner, n_owners):
 
 
 def shared_tokens(pair, n_hyp_tokens):
-    """Which tokens (hypotheses' first, then references') occur on both sides: in a
-    hypothesis and in one of its references. Only n-grams of such tokens can match."""
+    """Which tokens (hypotheses' first, then references') occur on both sides of
+    their segment, in a hypothesis and in a reference: only n-grams of such tokens can
+    match."""
     in_hyp, in_ref = np.zeros(len(pair), dtype=bool), np.zeros(len(pair), dtype=bool)
     in_hyp[pair[:n_hyp_tokens]] = True
     in_ref[pair[n_hyp_tokens:]] = True
@@ -178,52 +188,71 @@ def closest_ref_lens(hyp_lens, ref_lens, refs_per_hyp):
     return np.minimum.reduceat(key, np.cumsum(refs_per_hyp) - refs_per_hyp) % width
 
 
-def sequence_tags(hyp_lens, ref_lens, refs_per_hyp, slot_bits):
-    """Each token's tag, hypothesis << slot_bits | slot (0 for the hypothesis, j for its
-    j-th reference), and each token's hypothesis: hypotheses first, then references."""
-    n_hyps = len(hyp_lens)
-    ref_owner = np.repeat(np.arange(n_hyps), refs_per_hyp)
-    ref_slot = np.arange(len(ref_lens)) - np.repeat(
-        np.cumsum(refs_per_hyp) - refs_per_hyp - 1, refs_per_hyp
-    )
-    owner = np.concatenate([np.arange(n_hyps), ref_owner])
-    lengths = np.concatenate([hyp_lens, ref_lens])
-    tags = np.concatenate(
-        [np.arange(n_hyps) << slot_bits, (ref_owner << slot_bits) | ref_slot]
-    )
-    return np.repeat(tags, lengths), np.repeat(owner, lengths)
+def numbered(per_segment, first_slot):
+    "Each sequence's segment, and its slot: first_slot, first_slot + 1... in a segment."
+    segment = np.repeat(np.arange(len(per_segment)), per_segment)
+    first = np.repeat(np.cumsum(per_segment) - per_segment, per_segment)
+    return segment, first_slot + np.arange(len(segment)) - first
+
+
+def sequence_tags(hyps_per_segment, refs_per_segment, lengths, slot_bits):
+    """Each token's tag, segment << slot_bits | slot, and its segment: hypotheses first
+    (slots 0, 1...), then references (the slots after the most hypotheses a segment
+    has: with one hypothesis each, 0 is the hypothesis and j its j-th reference)."""
+    hyp_segment, hyp_slot = numbered(hyps_per_segment, 0)
+    ref_segment, ref_slot = numbered(refs_per_segment, int(hyps_per_segment.max()))
+    segment = np.concatenate([hyp_segment, ref_segment])
+    tags = (segment << slot_bits) | np.concatenate([hyp_slot, ref_slot])
+    return np.repeat(tags, lengths), np.repeat(segment, lengths)
+
+
+def each_hypothesis_refs(ref_lens, refs_per_segment, hyps_per_segment):
+    """The lengths of each hypothesis's references (its segment's), in order, and how
+    many it has."""
+    per_hyp = np.repeat(refs_per_segment, hyps_per_segment)
+    first = np.repeat(np.cumsum(refs_per_segment) - refs_per_segment, hyps_per_segment)
+    index = np.repeat(first - np.cumsum(per_hyp) + per_hyp, per_hyp)
+    return ref_lens[index + np.arange(len(index))], per_hyp
 
 
 # %% ../notebooks/A11_batch_counting.ipynb #b26
-def statistics_rows(hyp_ids, hyp_lens, ref_ids, ref_lens, refs_per_hyp, max_order):
+def statistics_rows(
+    hyp_ids, hyp_lens, ref_ids, ref_lens, refs_per_hyp, max_order, hyps_per_segment=None
+):
     """Each hypothesis's row [c, r, m_1..m_N, l_1..l_N], as engine.segment_row gives it,
     from int64 arrays: hypotheses' ids end to end and their lengths, the same for the
-    references (each hypothesis's together, in order), and how many each has."""
+    references (each hypothesis's together, in order), and how many each has. With
+    `hyps_per_segment`, hypotheses come in segments that share references (systems'
+    outputs for one sentence): refs_per_hyp then counts each segment's, counted once."""
     n_hyps = len(hyp_lens)
     rows = np.zeros((n_hyps, 2 + 2 * max_order), dtype=np.int64)
     if n_hyps == 0:
         return rows
-    slot_bits = bits(int(refs_per_hyp.max()) + 1)
-    tags, owner = sequence_tags(hyp_lens, ref_lens, refs_per_hyp, slot_bits)
+    per_segment = (
+        np.ones(n_hyps, np.int64) if hyps_per_segment is None else hyps_per_segment
+    )
+    slot_bits = bits(int(per_segment.max()) + int(refs_per_hyp.max()))
     ids, lengths = (
         np.concatenate([hyp_ids, ref_ids]),
         np.concatenate([hyp_lens, ref_lens]),
     )
-    local, pair = local_ids(ids, owner, n_hyps)
+    tags, owner = sequence_tags(per_segment, refs_per_hyp, lengths, slot_bits)
+    local, pair = local_ids(ids, owner, len(per_segment))
     spans = shared_spans(shared_tokens(pair, len(hyp_ids)), lengths)
     base = int(local.max(initial=0)) + 1
     codes, size = local, base
     rows[:, 0], rows[:, 1] = (
         hyp_lens,
-        closest_ref_lens(hyp_lens, ref_lens, refs_per_hyp),
+        closest_ref_lens(
+            hyp_lens, *each_hypothesis_refs(ref_lens, refs_per_hyp, per_segment)
+        ),
     )
+    tag_bits = slot_bits + bits(len(per_segment))
     for n in range(1, min(max_order, int(hyp_lens.max())) + 1):
         if n > 1:
             codes, size = next_codes(codes, size, local, n, base)
-        keys = sorted_keys(
-            codes, spans[: len(codes)] >= n, tags, slot_bits + bits(n_hyps)
-        )
-        rows[:, 1 + n] = clipped_matches(keys, slot_bits, n_hyps)
+        keys = sorted_keys(codes, spans[: len(codes)] >= n, tags, tag_bits)
+        rows[:, 1 + n] = clipped_matches(keys, slot_bits, per_segment)
     rows[:, 2 + max_order :] = np.maximum(hyp_lens[:, None] - np.arange(max_order), 0)
     return rows
 
@@ -487,3 +516,38 @@ def sentence_bleu_batch(
         int(max_ngram_order), smooth_method, smooth_value, bool(effective_order)
     )
     return bleu_scores(rows, settings) / 100 if len(rows) else np.zeros(0)
+
+
+# %% ../notebooks/A11_batch_counting.ipynb #m03
+def count_systems(metric, chunk):
+    """engine.count_systems with arrays: each system's rows, in an array('q'), for a
+    chunk (index of its first segment, [(hypothesis of system 1, ..., of system K),
+    ...]) against the metric's cached references; a segment's distinct hypotheses
+    once each."""
+    start, segments = chunk
+    cache, tokens = metric._ref_cache, metric.tokens
+    ids, lengths, per_segment, which = [], [], [], []
+    for hyps in segments:
+        distinct = {}  # hypothesis -> its number in the batch
+        for hyp in hyps:
+            if hyp not in distinct:
+                distinct[hyp] = len(lengths)
+                hyp_ids = cache.ids_of(tokens(hyp))
+                ids += hyp_ids
+                lengths.append(len(hyp_ids))
+        per_segment.append(len(distinct))
+        which.append([distinct[hyp] for hyp in hyps])
+    # the chunk's references, end to end in the cache
+    firsts = np.asarray(cache.firsts[start : start + len(segments) + 1], np.int64)
+    bounds = np.asarray(cache.bounds[firsts[0] : firsts[-1] + 1], np.int64)
+    ref_ids = np.asarray(cache.ids[bounds[0] : bounds[-1]], np.int64)
+    rows = statistics_rows(
+        np.asarray(ids, np.int64),
+        np.asarray(lengths, np.int64),
+        ref_ids,
+        np.diff(bounds),
+        np.diff(firsts),
+        metric.max_ngram_order,
+        np.asarray(per_segment, np.int64),
+    )
+    return [array("q", rows[system].tobytes()) for system in np.array(which).T]
