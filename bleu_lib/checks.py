@@ -189,6 +189,8 @@ def check_references(references, name="references"):
 def check_whole(value, name, minimum, unit=""):
     """Return `value` as an int, or raise unless it is a whole number of at least
     `minimum`."""
+    if type(value) is int and value >= minimum:  # the usual case, without the checks
+        return value
     # Integral: int, and NumPy's integers too
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise TypeError(f"{name} must be an int{unit}, not {describe(value)}")

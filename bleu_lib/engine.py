@@ -310,10 +310,11 @@ def count_systems(metric, chunk):
     return rows
 
 
-def systems_rows(metric, systems, jobs=None):
+def systems_rows(metric, systems, jobs=None, count=count_systems):
     """Every segment's row of each system (a list or an iterator of strings) against the
     metric's cached references, as an array('q') per system: the systems are read in
-    step, and counted segment by segment here or in `jobs` processes."""
+    step, and counted chunk by chunk here or in `jobs` processes, by `count` (this
+    count_systems, or appendix A11's with arrays)."""
     if metric._ref_cache is None:
         raise ValueError("no references: give them to the metric, BLEU(references=...)")
     streams = [
@@ -324,7 +325,7 @@ def systems_rows(metric, systems, jobs=None):
         check_jobs(jobs), batches(zip(*streams), CHUNK_SIZE, numbered=True)
     )
     rows = [array("q") for _ in systems]
-    for part in count_chunks(count_systems, metric, chunks, jobs):
+    for part in count_chunks(count, metric, chunks, jobs):
         for system_rows, part_rows in zip(rows, part):
             system_rows.extend(part_rows)
     # zip stops at the first system to end: one longer than the references raises here

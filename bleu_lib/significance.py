@@ -49,6 +49,7 @@ import numpy as np
 
 from .checks import check_metric, check_probability, describe
 from .result import display_width
+from .batch import count_systems
 from .engine import systems_rows
 from .resampling import clusters, holm, interval, p_value  # notebook 10
 from .scoring import bleu_scores
@@ -67,11 +68,11 @@ def segment_statistics(metric, hypotheses, references=None, jobs=None):
 
 def systems_statistics(metric, systems, jobs=None):
     """segment_statistics of several systems against the metric's cached references,
-    BLEU(references=...): counted segment by segment, each segment's reference n-grams
-    built once for all the systems (appendix A3)."""
+    BLEU(references=...): counted a chunk of segments at a time with arrays, each
+    segment's references once for all the systems (appendix A11)."""
     return [
         rows_matrix(rows, metric.max_ngram_order)
-        for rows in systems_rows(metric, systems, jobs)
+        for rows in systems_rows(metric, systems, jobs, count_systems)
     ]
 
 
