@@ -826,7 +826,7 @@ def test_readme_shows_every_row():
     shown = {cells[0].strip(): cells[-1].strip() for cells in rows}
     tested = {
         what: exception.__name__
-        for what, _, exception, _ in TOKEN_API + TEXT_API + LIBRARY_API
+        for what, _, exception, _ in TOKEN_API + TEXT_API + LIBRARY_API + BATCH_API
     }
     tested.update({what: f"exit {status}" for what, _, status, _ in COMMAND_LINE})
     assert {
