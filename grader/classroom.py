@@ -134,7 +134,8 @@ def student_edition(folder):
     `folder`."""
     folder = Path(folder)
     (folder / "notebooks").mkdir(parents=True, exist_ok=True)
-    for path in notebook_paths():  # the appendix too: it has no solutions, only reading
+    # the appendix too: reading, and A11's exercises as stubs (not a graded stage)
+    for path in notebook_paths():
         nb = nbformat.read(path, as_version=4)
         # the teachers' model answers stay with us
         nb.cells = [cell for cell in nb.cells if not is_answer_key(cell)]
