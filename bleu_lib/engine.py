@@ -79,9 +79,13 @@ def clipped_matches(hyp, ref_grams):
             break
         # a repeated n-gram matches again, up to its count in one reference
         if len(distinct) < len(hyp_grams):
+            # each reference counted once, then looked up: scanning it once per
+            # repeated n-gram took time that grows with the square of the length
+            counts = [Counter(ref) for ref in grams]
             for gram, count in Counter(hyp_grams).items():
                 if count > 1:
-                    m_n += max(0, min(count, max(ref.count(gram) for ref in grams)) - 1)
+                    limit = max(ref_counts.get(gram, 0) for ref_counts in counts)
+                    m_n += max(0, min(count, limit) - 1)
         matches[n] = m_n
     return matches
 
