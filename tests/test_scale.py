@@ -623,3 +623,21 @@ def test_a_long_line_gives_sacrebleus_statistics():
         theirs.ref_len,
         theirs.score,
     )
+
+
+def test_tokenizer_caches_stay_bounded():
+    """Streaming memory stays constant (issues 15 and 28): each tokenizer of the table
+    remembers at most CACHED_LINES lines, and never one of CACHED_CHARS characters or
+    more (a document on one line)."""
+    from bleu_lib.tokenizer_table import CACHED_CHARS, CACHED_LINES, TOKENIZERS
+
+    for name in ("13a", "zh", "char", "intl"):
+        tokenize, lines = TOKENIZERS[name], CACHED_LINES + 10
+        before = tokenize.cache_info()
+        tokenize("a long line, " * CACHED_CHARS)
+        for i in range(lines):
+            tokenize(f"a line this test alone gives, number {i}.")
+        info = tokenize.cache_info()
+        assert info.maxsize == CACHED_LINES and info.currsize <= CACHED_LINES, name
+        # the long line was not looked up: only the short ones missed
+        assert info.misses - before.misses == lines, name
