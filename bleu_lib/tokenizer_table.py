@@ -17,6 +17,8 @@ __all__ = [
     "cached_for_short_lines",
     "fast_13a",
     "fast_zh",
+    "cached_char",
+    "cached_intl",
     "get_tokenizer",
     "register",
 ]
@@ -97,13 +99,26 @@ def fast_zh(line):
 
 
 # %% ../notebooks/A8_tokenizers_and_smoothing_machinery.ipynb #c23
+# notebook 06's char and intl, with the bounded cache instead of theirs of 65,536 lines
+# of any length; named here, so that a metric can be sent to another process (pickled)
+@cached_for_short_lines
+def cached_char(line):
+    "Notebook 06's tokenize_char, with a bounded cache."
+    return tokenize_char.__wrapped__(line)
+
+
+@cached_for_short_lines
+def cached_intl(line):
+    "Notebook 06's tokenize_intl, with a bounded cache."
+    return tokenize_intl.__wrapped__(line)
+
+
 TOKENIZERS = {
     "13a": fast_13a,
     "none": tokenize_none,
-    # notebook 06's functions without its caches of 65,536 lines of any length
-    "char": cached_for_short_lines(tokenize_char.__wrapped__),
+    "char": cached_char,
     "zh": fast_zh,
-    "intl": cached_for_short_lines(tokenize_intl.__wrapped__),
+    "intl": cached_intl,
 }
 NOT_INCLUDED = ["ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K"]
 
