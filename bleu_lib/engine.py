@@ -79,9 +79,12 @@ def clipped_matches(hyp, ref_grams):
             break
         # a repeated n-gram matches again, up to its count in one reference
         if len(distinct) < len(hyp_grams):
-            for gram, count in Counter(hyp_grams).items():
-                if count > 1:
-                    m_n += max(0, min(count, max(ref.count(gram) for ref in grams)) - 1)
+            repeated = {gram: k for gram, k in Counter(hyp_grams).items() if k > 1}
+            # each reference counted once, for those n-grams only: scanning it once
+            # per repeated n-gram took time that grows with the square of the length
+            counts = [Counter(filter(repeated.__contains__, ref)) for ref in grams]
+            for gram, count in repeated.items():
+                m_n += max(0, min(count, max(ref[gram] for ref in counts)) - 1)
         matches[n] = m_n
     return matches
 

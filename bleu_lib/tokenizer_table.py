@@ -8,12 +8,17 @@ __all__ = [
     "SYMBOLS",
     "DIGIT_AFTER_PERIOD_OR_COMMA",
     "DASH_AFTER_A_DIGIT",
+    "CACHED_LINES",
+    "CACHED_CHARS",
     "TOKENIZERS",
     "NOT_INCLUDED",
     "SACREBLEU_TOKENIZER_NAMES",
     "split_punctuation",
+    "cached_for_short_lines",
     "fast_13a",
     "fast_zh",
+    "cached_char",
+    "cached_intl",
     "get_tokenizer",
     "register",
 ]
@@ -21,7 +26,7 @@ __all__ = [
 # %% ../notebooks/A8_tokenizers_and_smoothing_machinery.ipynb #a03
 import re
 import reprlib
-from functools import lru_cache
+from functools import lru_cache, wraps
 
 from .checks import describe
 from bleu_lib.tokenizers import (
@@ -64,25 +69,56 @@ def split_punctuation(line):
 
 
 # %% ../notebooks/A8_tokenizers_and_smoothing_machinery.ipynb #a05
-@lru_cache(maxsize=2**16)
+CACHED_LINES, CACHED_CHARS = 2**12, 1000
+
+
+def cached_for_short_lines(tokenize):
+    """`tokenize` remembering its last CACHED_LINES answers for lines shorter than
+    CACHED_CHARS characters: memory that stays bounded, however long the stream or its
+    lines."""
+    remembered = lru_cache(maxsize=CACHED_LINES)(tokenize)
+
+    @wraps(tokenize)  # tokenize itself stays reachable as __wrapped__
+    def tokenize_line(line):
+        return remembered(line) if len(line) < CACHED_CHARS else tokenize(line)
+
+    tokenize_line.cache_info = remembered.cache_info
+    return tokenize_line
+
+
+@cached_for_short_lines
 def fast_13a(line):
     "Notebook 06's tokenize_13a with split_punctuation: the same tokens, less work."
     return tokenize_13a(line, split_punctuation)
 
 
-@lru_cache(maxsize=2**16)
+@cached_for_short_lines
 def fast_zh(line):
     "Notebook 06's tokenize_zh with split_punctuation: the same tokens, less work."
     return tokenize_zh(line, split_punctuation)
 
 
 # %% ../notebooks/A8_tokenizers_and_smoothing_machinery.ipynb #c23
+# notebook 06's char and intl, with the bounded cache instead of theirs of 65,536 lines
+# of any length; named here, so that a metric can be sent to another process (pickled)
+@cached_for_short_lines
+def cached_char(line):
+    "Notebook 06's tokenize_char, with a bounded cache."
+    return tokenize_char.__wrapped__(line)
+
+
+@cached_for_short_lines
+def cached_intl(line):
+    "Notebook 06's tokenize_intl, with a bounded cache."
+    return tokenize_intl.__wrapped__(line)
+
+
 TOKENIZERS = {
     "13a": fast_13a,
     "none": tokenize_none,
-    "char": tokenize_char,
+    "char": cached_char,
     "zh": fast_zh,
-    "intl": tokenize_intl,
+    "intl": cached_intl,
 }
 NOT_INCLUDED = ["ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K"]
 

@@ -1,7 +1,9 @@
 """Scale (issue 15): reading streams, counting in processes and caching references
 compactly change how BLEU is counted, never what it counts. Every path gives the serial
 list path's score, statistics and signature, bit for bit, on seeded random corpora; the
-command line prints the same bytes with -j 2 as with -j 1."""
+command line prints the same bytes with -j 2 as with -j 1. Long lines (issue 28): the
+engine's clipping, which counts each reference once per order, gives notebook 02's
+counts and SacreBLEU's statistics on a 20,000-token line."""
 
 import functools
 import gzip
@@ -15,6 +17,7 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from nltk.translate import bleu_score as nltk_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
@@ -576,3 +579,65 @@ def test_systems_of_the_wrong_length():
             systems_statistics(metric, systems)
     with pytest.raises(ValueError, match="no references"):
         systems_statistics(BLEU(), [["a b"]])
+
+
+# --- long lines (issue 28): clipping counts each reference once per order
+# ------------------------------------------------------------------------
+
+# few words, so that nearly every n-gram repeats: the case that counts references
+repeats = st.lists(st.sampled_from("abc"), max_size=40)
+
+
+@settings(max_examples=300)
+@given(repeats, st.lists(repeats, min_size=1, max_size=4), st.integers(1, 6))
+def test_clipped_matches_are_notebook_02s_counts(hyp, refs, order):
+    """The engine's clipping (sets, each reference counted once) against Part I's plain
+    counting: notebook 02's limits and clip_counts."""
+    from bleu_lib.ngrams import ngram_counts
+    from bleu_lib.precision import clip_counts, max_ref_counts
+
+    matches, _ = clip_counts(
+        ngram_counts(hyp, order), max_ref_counts(refs, order), order
+    )
+    assert (
+        engine_module.clipped_matches(hyp, engine_module.reference_grams(refs, order))
+        == matches
+    )
+
+
+def test_a_long_line_gives_sacrebleus_statistics():
+    """One line of 20,000 tokens over 4 words, against two references: every n-gram is
+    repeated thousands of times (a document scored as one segment)."""
+    rng = random.Random(28)
+    hyp, *refs = (
+        " ".join(rng.choices("abcd", k=20000 + extra)) for extra in (0, -3, 5)
+    )
+    ours, theirs = (
+        metric(tokenize="none").corpus_score([hyp], [[ref] for ref in refs])
+        for metric in (BLEU, SacreBLEU)
+    )
+    assert (ours.counts, ours.totals, ours.sys_len, ours.ref_len, ours.score) == (
+        theirs.counts,
+        theirs.totals,
+        theirs.sys_len,
+        theirs.ref_len,
+        theirs.score,
+    )
+
+
+def test_tokenizer_caches_stay_bounded():
+    """Streaming memory stays constant (issues 15 and 28): each tokenizer of the table
+    remembers at most CACHED_LINES lines, and never one of CACHED_CHARS characters or
+    more (a document on one line)."""
+    from bleu_lib.tokenizer_table import CACHED_CHARS, CACHED_LINES, TOKENIZERS
+
+    for name in ("13a", "zh", "char", "intl"):
+        tokenize, lines = TOKENIZERS[name], CACHED_LINES + 10
+        before = tokenize.cache_info()
+        tokenize("a long line, " * CACHED_CHARS)
+        for i in range(lines):
+            tokenize(f"a line this test alone gives, number {i}.")
+        info = tokenize.cache_info()
+        assert info.maxsize == CACHED_LINES and info.currsize <= CACHED_LINES, name
+        # the long line was not looked up: only the short ones missed
+        assert info.misses - before.misses == lines, name

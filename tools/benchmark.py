@@ -14,6 +14,8 @@ the ratios.
         the doctor on 2,000 segments, against one SacreBLEU score (see below)
     python tools/benchmark.py --batch
         sentence BLEU of token-id batches, each library's loop and our batch
+    python tools/benchmark.py --long-lines
+        one line of 20,000 and one of 1,000,000 tokens, and streaming memory (below)
 
 Corpora: `shipped` is data/corpus (sys.alpha.en against ref.A.en and ref.B.en, 60
 segments); a number is that many segments generated here, deterministically (seeded):
@@ -74,7 +76,21 @@ CPU time over the batch's.
 baseline system (2,000 segments, 2 references), for a score that one dialect reproduces
 (Hugging Face evaluate's) and for one that none does, against one whole run of
 `python -m sacrebleu REF1 REF2 -i SYS -m bleu`, interleaved over --repeat rounds: how
-many SacreBLEU runs the doctor's search over every dialect and setting costs."""
+many SacreBLEU runs the doctor's search over every dialect and setting costs.
+
+--long-lines (issue 28): a document scored as one segment. One line of 20,000 and one
+of 1,000,000 13a tokens (the generated corpus's lines, tokenized and joined by spaces,
+which 13a leaves as they are) against two references made the same way; from raw text,
+bleu_lib's BLEU().corpus_score, SacreBLEU's and NLTK's corpus_bleu after Treebank
+tokenization (each call timed alone in a fresh process, as in the table above), and the
+two command lines, `python -m bleu_lib REF1 REF2 -i HYP` and `python -m sacrebleu ... -m
+bleu` (whole processes); interleaved over --repeat rounds, medians, the load beside
+each, the CPU ratios to bleu_lib's call or command, and each row's growth in CPU time
+from the short line to the long one (50x is linear). A row that takes more than
+LONG_LINE_TIMEOUT seconds is stopped and skipped with a note. Then streaming memory: in
+a fresh process, BLEU().corpus_score(jobs=1) reads 20,000 and then 70,000 generated
+segments (2 references) from files as generators; the resident memory before and after
+scoring, and the peak: what stays constant as the stream grows."""
 
 import argparse
 import gc
@@ -1039,6 +1055,210 @@ def benchmark_batch(repeat):
         print(f"batch against SacreBLEU: largest relative difference {worst:.1e}")
 
 
+# --- long lines (issue 28): one segment of 20,000 and of 1,000,000 tokens
+# --------------------------------------------------------------------------------------
+
+LONG_LINES = [20_000, 1_000_000]
+# a row that takes longer is stopped and skipped with a note
+LONG_LINE_TIMEOUT = 600
+RUSAGE_CHILDREN = resource.RUSAGE_CHILDREN
+# the streams of --long-lines' memory rows, in segments
+STREAMED = [20_000, 70_000]
+STREAM_MEMORY = """import gc, json, resource, sys
+sys.path[:0] = sys.argv[2:4]
+import benchmark, bleu_lib
+def lines(name):
+    with open(f"{sys.argv[1]}/{name}", encoding="utf-8") as stream:
+        for line in stream:
+            yield line.rstrip("\\n")
+gc.collect()
+benchmark.reset_peak()
+before = benchmark.resident_kb()
+score = bleu_lib.BLEU().corpus_score(
+    lines("hyp.txt"), [lines("ref1.txt"), lines("ref2.txt")], jobs=1
+).score
+gc.collect()
+try:  # Linux: the peak since reset_peak (ru_maxrss starts from the parent's at fork)
+    status = open("/proc/self/status").read()
+    peak = int(status.split("VmHWM:")[1].split()[0])
+except (OSError, IndexError, ValueError):
+    peak = benchmark.peak_kb(resource.RUSAGE_SELF)
+print(json.dumps({"before_kb": before, "after_kb": benchmark.resident_kb(),
+    "peak_kb": peak, "score": score}))
+"""  # --long-lines' memory rows: a fresh process streams the files as generators
+
+
+def long_line(folder, tokens, seed=28):
+    """Write folder/hyp.txt, ref1.txt and ref2.txt, one line each: the first `tokens`
+    13a tokens of a generated corpus (a document scored as one segment), joined by
+    spaces, which 13a leaves as they are."""
+    tokenize = tokenizer_table.fast_13a.__wrapped__
+    with tempfile.TemporaryDirectory(prefix="bleu-long-") as source:
+        # about 22 tokens a segment: enough segments for `tokens` tokens
+        generate(source, tokens // 15, 2, seed=seed)
+        for name in ("hyp.txt", "ref1.txt", "ref2.txt"):
+            words = []
+            with open(Path(source, name), encoding="utf-8") as lines:
+                for line in lines:
+                    words += tokenize(line.rstrip("\n")).split()
+                    if len(words) >= tokens:
+                        break
+            Path(folder, name).write_text(
+                " ".join(words[:tokens]) + "\n", encoding="utf-8"
+            )
+
+
+def long_line_rows(folder):
+    """{row name: command}: each library's call on the raw text (timed inside a fresh
+    process by --child, as the table of corpora times it) and each command line (the
+    whole process)."""
+    files = [str(Path(folder, name)) for name in ("ref1.txt", "ref2.txt")]
+    hyp, child_row = str(Path(folder, "hyp.txt")), [sys.executable, __file__, "--child"]
+    return {
+        "bleu_lib BLEU().corpus_score": child_row + ["raw", "bleu_lib", str(folder)],
+        "SacreBLEU BLEU().corpus_score": child_row + ["raw", "SacreBLEU", str(folder)],
+        "NLTK Treebank + corpus_bleu": child_row + ["raw", "NLTK", str(folder)],
+        "python -m bleu_lib REF1 REF2 -i HYP": [
+            sys.executable, "-m", "bleu_lib", *files, "-i", hyp
+        ],
+        "python -m sacrebleu REF1 REF2 -i HYP": [
+            sys.executable, "-m", "sacrebleu", *files, "-i", hyp, "-m", "bleu"
+        ],
+    }  # fmt: skip
+
+
+def timed_row(command):
+    """One run: {wall, cpu, load, output} (--child's own timing of the call where it
+    prints one, else the whole process's), or {note} if it failed or timed out."""
+    load, before = os.getloadavg()[0], resource.getrusage(RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=LONG_LINE_TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        return {"note": f"skipped: stopped after {LONG_LINE_TIMEOUT} s"}
+    if done.returncode:
+        return {"note": f"failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}"}
+    wall, after = time.perf_counter() - start, resource.getrusage(RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if "--child" in command:  # the call alone, as --child times it
+        measured = json.loads(done.stdout.strip().splitlines()[-1])
+        wall, cpu, score = measured["wall"], measured["cpu"], measured["score"]
+    else:  # the command's JSON, which both print the same way
+        score = json.loads(done.stdout)["score"]
+    return {"wall": wall, "cpu": cpu, "load": load, "output": f"{score:.4f}"}
+
+
+def measure_long_line(tokens, repeat):
+    """{row name: medians over `repeat` interleaved rounds, or a note} for one line of
+    `tokens` tokens. A row skipped once (timed out) is not run again."""
+    with tempfile.TemporaryDirectory(prefix="bleu-long-line-") as folder:
+        long_line(folder, tokens)
+        rows = long_line_rows(folder)
+        runs, notes = {name: [] for name in rows}, {}
+        for round_ in range(repeat):
+            names = [name for name in rows if name not in notes]
+            shift = round_ % len(names)
+            for name in names[shift:] + names[:shift]:
+                measured = timed_row(rows[name])
+                if "note" in measured:
+                    notes[name] = measured["note"]
+                else:
+                    runs[name].append(measured)
+    return {
+        name: notes.get(name)
+        or {
+            "wall": statistics.median(m["wall"] for m in measured),
+            "cpu": statistics.median(m["cpu"] for m in measured),
+            "load": (
+                min(m["load"] for m in measured),
+                max(m["load"] for m in measured),
+            ),
+            "output": measured[0]["output"],
+        }
+        for name, measured in runs.items()
+    }
+
+
+def print_long_lines(results):
+    """One table: each row at each length, its ratio to bleu_lib's (CPU), and its growth
+    from the shortest line to the longest (50 is linear)."""
+    first, last = LONG_LINES[0], LONG_LINES[-1]
+    print(
+        f"{'tokens':>9} {'row':38} {'wall s':>8} {'CPU s':>8} {'load':>9} "
+        f"{'score':>8}   {'CPU / bleu_lib':>14}"
+    )
+    for tokens in LONG_LINES:
+        ours = {
+            "bleu_lib": results[tokens]["bleu_lib BLEU().corpus_score"],
+            "python": results[tokens]["python -m bleu_lib REF1 REF2 -i HYP"],
+        }
+        for name, result in results[tokens].items():
+            if isinstance(result, str):
+                print(f"{tokens:9,} {name:38} {result}")
+                continue
+            # a command against bleu_lib's command, a call against bleu_lib's call
+            mine = ours["python" if name.startswith("python") else "bleu_lib"]
+            load = f"{result['load'][0]:4.2f}-{result['load'][1]:4.2f}"
+            line = (
+                f"{tokens:9,} {name:38} {seconds(result['wall'])} "
+                f"{seconds(result['cpu'])} {load:>9} {result['output']:>8}"
+            )
+            if isinstance(mine, dict) and mine is not result:
+                line += f"   {ratio(result['cpu'], mine['cpu']):>14}"
+            print(line)
+    print(
+        f"growth in CPU time, {first:,} to {last:,} tokens (linear: {last // first}x):"
+    )
+    for name in results[first]:
+        small, large = results[first][name], results[last][name]
+        if isinstance(small, dict) and isinstance(large, dict):
+            print(f"  {name:38} {large['cpu'] / small['cpu']:6.1f}x")
+
+
+def stream_memory(segments):
+    """Resident memory before and after BLEU().corpus_score streams `segments` generated
+    segments (2 references) from files as generators, in a fresh process: a dict of
+    KiB and the score."""
+    with tempfile.TemporaryDirectory(prefix="bleu-stream-") as folder:
+        generate(folder, segments, 2)
+        paths = [str(ROOT), str(ROOT / "tools")]  # bleu_lib, and this module
+        done = subprocess.run(
+            [sys.executable, "-c", STREAM_MEMORY, folder, *paths],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def benchmark_long_lines(repeat):
+    print(
+        f"bleu_lib {bleu_lib.__version__}, {os.cpu_count()} CPUs, Python "
+        f"{sys.version.split()[0]}; one line of generated text (13a tokens joined by "
+        "spaces) against 2 references of the same length; medians of "
+        f"{repeat} interleaved rounds, every run in a fresh process; load = the "
+        "1-minute load average before the row's runs (lowest-highest). The library "
+        "rows time the call alone; the command lines, the whole process"
+    )
+    results = {tokens: measure_long_line(tokens, repeat) for tokens in LONG_LINES}
+    print_long_lines(results)
+    print(
+        "\nstreaming memory: BLEU().corpus_score(jobs=1) reading hypotheses and 2 "
+        "reference files as generators, in a fresh process"
+    )
+    print(f"{'segments':>9} {'before MB':>10} {'after MB':>9} {'added MB':>9} peak MB")
+    for segments in STREAMED:
+        m = stream_memory(segments)
+        added = m["after_kb"] - m["before_kb"]
+        print(
+            f"{segments:9,} {megabytes(m['before_kb']):>10} "
+            f"{megabytes(m['after_kb']):>9} {megabytes(added):>9} "
+            f"{megabytes(m['peak_kb'])}"
+        )
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -1090,6 +1310,11 @@ def main(argv=None):
         "--batch", action="store_true", help="time sentence BLEU of token-id batches"
     )
     parser.add_argument(
+        "--long-lines",
+        action="store_true",
+        help="time one line of 20,000 and of 1,000,000 tokens, and streaming memory",
+    )
+    parser.add_argument(
         "--child",
         nargs=3,
         metavar=("TASK", "LIBRARY", "FOLDER"),
@@ -1110,6 +1335,9 @@ def main(argv=None):
         return
     if args.batch:
         benchmark_batch(args.repeat)
+        return
+    if args.long_lines:
+        benchmark_long_lines(args.repeat)
         return
     benchmark_corpora(args)
 
