@@ -99,18 +99,18 @@ def fast_zh(line):
 
 
 # %% ../notebooks/A8_tokenizers_and_smoothing_machinery.ipynb #c23
-# notebook 06's char and intl, with the bounded cache instead of theirs of 65,536 lines
-# of any length; named here, so that a metric can be sent to another process (pickled)
+# notebook 06's char and intl with the bounded cache; named here, so that a metric can
+# be sent to another process (pickled)
 @cached_for_short_lines
 def cached_char(line):
     "Notebook 06's tokenize_char, with a bounded cache."
-    return tokenize_char.__wrapped__(line)
+    return tokenize_char(line)
 
 
 @cached_for_short_lines
 def cached_intl(line):
     "Notebook 06's tokenize_intl, with a bounded cache."
-    return tokenize_intl.__wrapped__(line)
+    return tokenize_intl(line)
 
 
 TOKENIZERS = {
