@@ -126,9 +126,9 @@ except OSError as error:
 }
 
 
-def make(edition, out, trick, gradebook="", notebook="01_ngrams.ipynb"):
+def make(edition, out, trick, gradebook="", notebooks=("01_ngrams.ipynb",)):
     """Write the submission for `trick` to `out`, from the student edition in `edition`
-    (the trick's cell in `notebook`)."""
+    (the trick's cell in each of `notebooks`)."""
     edition, out = Path(edition), Path(out)
     shutil.copytree(edition, out)
     if trick == "links":
@@ -136,14 +136,15 @@ def make(edition, out, trick, gradebook="", notebook="01_ngrams.ipynb"):
             path.unlink()
             path.symlink_to(ROOT / "notebooks" / path.name)
         return out
-    path = out / "notebooks" / notebook
-    nb = nbformat.read(path, as_version=4)
-    cell = nbformat.v4.new_code_cell(
-        TRICKS[trick].replace("GRADEBOOK_PATH", json.dumps(str(gradebook))).strip()
-    )
-    cell.id = "trick"
-    nb.cells.insert(len(nb.cells) if trick == "peek" else 2, cell)
-    nbformat.write(nb, path)
+    for name in notebooks:
+        path = out / "notebooks" / name
+        nb = nbformat.read(path, as_version=4)
+        cell = nbformat.v4.new_code_cell(
+            TRICKS[trick].replace("GRADEBOOK_PATH", json.dumps(str(gradebook))).strip()
+        )
+        cell.id = "trick"
+        nb.cells.insert(len(nb.cells) if trick == "peek" else 2, cell)
+        nbformat.write(nb, path)
     return out
 
 

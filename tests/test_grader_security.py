@@ -84,13 +84,14 @@ def test_a_malicious_notebook_fools_nobody(tricked, trick):
 
 
 def test_what_no_hidden_test_guards_a_kernel_trick_can_pass(edition, tmp_path):
-    """The limit the README states: stage 08 has no module, so no hidden test; its
-    check cells run in the student's kernel, and the `transform` trick passes them
-    with nothing done."""
-    notebook = "08_reporting_bleu.ipynb"
-    folder = make(edition, tmp_path / "submission", "transform", notebook=notebook)
-    (stage,) = grade(folder, only=["08"], **FAST)["stages"]
-    assert stage["passed"] and stage["tests_total"] == 0, stage
+    """The limit the README states: stages 08 and 09 have no module, so no hidden
+    test; their check cells run in the student's kernel, and the `transform` trick
+    passes them with nothing done."""
+    notebooks = ["08_reporting_bleu.ipynb", "09_why_libraries_differ.ipynb"]
+    folder = make(edition, tmp_path / "submission", "transform", notebooks=notebooks)
+    stages = grade(folder, only=["08", "09"], **FAST)["stages"]
+    assert [s["notebook"] for s in stages] == notebooks
+    assert all(s["passed"] and s["tests_total"] == 0 for s in stages), stages
 
 
 def test_the_tricks_leave_the_repository_and_the_gradebook_as_the_grader_made_them(
