@@ -1327,18 +1327,16 @@ def main(argv=None):
     quiet()
     if args.hyp and not args.ref:
         parser.error("--hyp needs its reference files: --ref REF1 [REF2 ...]")
-    if args.significance:
-        benchmark_significance(args.repeat)
-        return
-    if args.doctor:
-        benchmark_doctor(args.repeat)
-        return
-    if args.batch:
-        benchmark_batch(args.repeat)
-        return
-    if args.long_lines:
-        benchmark_long_lines(args.repeat)
-        return
+    # the options that run a benchmark of their own instead of the corpora's
+    for asked, run in [
+        (args.significance, benchmark_significance),
+        (args.doctor, benchmark_doctor),
+        (args.batch, benchmark_batch),
+        (args.long_lines, benchmark_long_lines),
+    ]:
+        if asked:
+            run(args.repeat)
+            return
     benchmark_corpora(args)
 
 
