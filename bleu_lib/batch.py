@@ -38,7 +38,11 @@ __all__ = [
     "reference_ids",
     "batch_statistics",
     "sentence_bleu_batch",
+    "cached_rows",
     "count_systems",
+    "token_rows",
+    "count_segments",
+    "count_nltk_chunk",
 ]
 
 # %% ../notebooks/A11_batch_counting.ipynb #b03
@@ -519,11 +523,11 @@ def sentence_bleu_batch(
 
 
 # %% ../notebooks/A11_batch_counting.ipynb #m03
-def count_systems(metric, chunk):
-    """engine.count_systems with arrays: each system's rows, in an array('q'), for a
-    chunk (index of its first segment, [(hypothesis of system 1, ..., of system K),
-    ...]) against the metric's cached references; a segment's distinct hypotheses
-    once each."""
+def cached_rows(metric, chunk):
+    """A chunk (index of its first segment, [(hypothesis of system 1, ..., of system
+    K), ...]) counted against the metric's cached references: the rows of the chunk's
+    distinct hypotheses (a segment's counted once each), and, per segment, which row
+    is each system's."""
     start, segments = chunk
     cache, tokens = metric._ref_cache, metric.tokens
     ids, lengths, per_segment, which = [], [], [], []
@@ -550,4 +554,62 @@ def count_systems(metric, chunk):
         metric.max_ngram_order,
         np.asarray(per_segment, np.int64),
     )
-    return [array("q", rows[system].tobytes()) for system in np.array(which).T]
+    return rows, np.array(which)
+
+
+def count_systems(metric, chunk):
+    """engine.count_systems with arrays: each system's rows, in an array('q'), for a
+    chunk as cached_rows takes it."""
+    rows, which = cached_rows(metric, chunk)
+    return [array("q", rows[system].tobytes()) for system in which.T]
+
+
+# %% ../notebooks/A11_batch_counting.ipynb #c02
+def token_rows(hyps, refs, max_order):
+    """Each segment's row [c, r, m_1..m_N, l_1..l_N] from tokens: hypotheses (lists of
+    tokens) and each one's references. The chunk's distinct tokens are numbered in
+    order of first use, then counted as ids."""
+    vocabulary = {}
+    number = vocabulary.setdefault
+
+    def ids(sequences):
+        flat = [
+            number(token, len(vocabulary)) for tokens in sequences for token in tokens
+        ]
+        lengths = np.fromiter(map(len, sequences), np.int64, len(sequences))
+        return np.array(flat, np.int64), lengths
+
+    per_hyp = np.fromiter(map(len, refs), np.int64, len(refs))
+    flat_refs = list(chain.from_iterable(refs))
+    return statistics_rows(*ids(hyps), *ids(flat_refs), per_hyp, max_order)
+
+
+def count_segments(metric, chunk, keep_rows=False):
+    """engine.count_segments with arrays: a chunk (None, [(hypothesis, reference
+    lines), ...]) or (index of its first segment, [hypothesis, ...]) for cached
+    references; its summed row, and with `keep_rows` every segment's row, end to end in
+    an array('q')."""
+    start, segments = chunk
+    if start is None:
+        tokens = metric.tokens
+        rows = token_rows(
+            [tokens(hyp) for hyp, _ in segments],
+            [[tokens(line) for line in lines] for _, lines in segments],
+            metric.max_ngram_order,
+        )
+    else:
+        rows = cached_rows(metric, (start, [(hyp,) for hyp in segments]))[0]
+    kept = array("q", rows.tobytes()) if keep_rows else array("q")
+    return rows.sum(axis=0).tolist(), kept
+
+
+def count_nltk_chunk(max_order, chunk):
+    """bleu_score.count_nltk_chunk with arrays: a chunk (None, [(refs, hyp), ...]) of
+    checked segments, their rows summed (each total floored at 1, as NLTK does), and
+    its last segment."""
+    segments = chunk[1]
+    rows = token_rows(
+        [hyp for _, hyp in segments], [refs for refs, _ in segments], max_order
+    )
+    np.maximum(rows[:, 2 + max_order :], 1, out=rows[:, 2 + max_order :])
+    return rows.sum(axis=0).tolist(), segments[-1]

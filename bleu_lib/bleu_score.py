@@ -54,6 +54,7 @@ from bleu_lib.checks import (
 
 # A3
 from bleu_lib.engine import (
+    ARRAY_SEGMENTS,
     CHUNK_SIZE,
     batches,
     check_jobs,
@@ -243,7 +244,12 @@ def nltk_row(refs, hyp, max_order):
 
 def count_nltk_chunk(max_order, chunk):
     """A chunk (None, [(refs, hyp), ...]) of checked segments: their rows summed, and
-    its last segment."""
+    its last segment; from A3's ARRAY_SEGMENTS on, counted with arrays (appendix
+    A11)."""
+    if len(chunk[1]) >= ARRAY_SEGMENTS:
+        from bleu_lib import batch  # NumPy: loaded only for a corpus that repays it
+
+        return batch.count_nltk_chunk(max_order, chunk)
     total = [0] * (2 + 2 * max_order)
     for refs, hyp in chunk[1]:
         total = list(map(add, total, nltk_row(refs, hyp, max_order)))

@@ -8,6 +8,7 @@ processes. BLEU (appendix A3) and NLTK's layer (A2) both stand on it."""
 __all__ = [
     "PARALLEL_THRESHOLD",
     "CHUNK_SIZE",
+    "ARRAY_SEGMENTS",
     "START_METHOD",
     "reference_grams",
     "clipped_matches",
@@ -175,6 +176,9 @@ class ReferenceCache:
 # segments: with jobs=None, a corpus with fewer is counted in this process only
 PARALLEL_THRESHOLD = 20_000
 CHUNK_SIZE = 1_000  # segments counted at a time, here or in another process
+# a chunk this long is counted with arrays (appendix A11), to the same rows: below it,
+# NumPy's fixed costs (and importing it) are more than the arrays save
+ARRAY_SEGMENTS = 100
 # multiprocessing's way to start processes: None for the platform's default ('spawn'
 # works everywhere)
 START_METHOD = None
@@ -194,6 +198,10 @@ def count_segments(metric, chunk, keep_rows=False):
     ...]) or (index of the first segment, [hypothesis, ...]) for cached references; with
     `keep_rows`, every segment's row too, end to end in an array('q')."""
     start, segments = chunk
+    if len(segments) >= ARRAY_SEGMENTS:
+        from bleu_lib import batch  # NumPy: loaded only for a corpus that repays it
+
+        return batch.count_segments(metric, chunk, keep_rows)
     order, tokens, cache = metric.max_ngram_order, metric.tokens, metric._ref_cache
     total, rows = [0] * (2 + 2 * order), array("q")
     for j, segment in enumerate(segments):

@@ -3,18 +3,22 @@ scalar path, row by row and bit for bit, for every smoothing method of the regis
 SacreBLEU's and NLTK's numbers to 1e-12; corpus statistics from the same counts.
 (Bad input: tests/test_bad_input.py, BATCH_API.)"""
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
 from nltk.translate.bleu_score import SmoothingFunction
+from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-from bleu_lib import BLEU, batch_statistics, sentence_bleu_batch
+from bleu_lib import BLEU, batch_statistics, corpus_bleu, sentence_bleu_batch
 from bleu_lib.engine import segment_row
 from bleu_lib.smoothing import length_counts
 from bleu_lib.smoothing_registry import SMOOTHING, named_methods, register
+from support import ROOT, close
 
 # a small vocabulary: repeated n-grams and matches in most examples
 ids = st.lists(st.integers(0, 4), max_size=9)
@@ -157,6 +161,83 @@ def test_corpus_statistics_are_the_engines_for_random_batches():
             )
         sums = batch_statistics(hyps, refs).sum(axis=0).tolist()
         assert sums == [corpus.sys_len, corpus.ref_len, *corpus.counts, *corpus.totals]
+        # corpus_score counts 300 segments with arrays too: the scalar engine as well
+        assert (
+            sums
+            == np.sum([segment_row(*seg, 4) for seg in zip(hyps, refs)], 0).tolist()
+        )
+
+
+WORDS = "a b c the cat , . ?".split()
+
+
+def words(rng, longest=30):
+    "A line of a few words and punctuation: repeated n-grams, and work for 13a."
+    return " ".join(rng.choice(WORDS, int(rng.integers(0, longest))))
+
+
+@settings(max_examples=8)
+@given(st.integers(100, 1_200), st.integers(1, 3), st.integers(1, 5), st.integers(0))
+def test_corpora_of_100_segments_on_count_with_arrays_as_sacrebleu_and_nltk(
+    size, n_refs, order, seed
+):
+    """From 100 segments a chunk (engine.ARRAY_SEGMENTS), corpus_score and corpus_bleu
+    count with arrays: SacreBLEU's statistics and score, with references passed or
+    cached, its bootstrap (every segment's row), and NLTK's corpus_bleu. Sizes past
+    1,000 mix an array chunk with a scalar one."""
+    rng = np.random.default_rng(seed)
+    hyps = [words(rng) for _ in range(size)]
+    streams = [[words(rng) for _ in range(size)] for _ in range(n_refs)]
+    settings = {"max_ngram_order": order, "effective_order": order > 2}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a score of 0, or advice on effective order
+        theirs = SacreBLEU(**settings).corpus_score(hyps, streams, n_bootstrap=20)
+        ours = [
+            BLEU(**settings).corpus_score(hyps, streams, n_bootstrap=20),
+            BLEU(**settings, references=streams).corpus_score(hyps, None, 20),
+        ]
+    for result in ours:
+        assert (result.counts, result.totals, result.sys_len, result.ref_len) == (
+            theirs.counts,
+            theirs.totals,
+            theirs.sys_len,
+            theirs.ref_len,
+        )
+        assert (result.score, result._mean, result._ci) == (
+            theirs.score,
+            theirs._mean,
+            theirs._ci,
+        )
+    refs = [[stream[k].split() for stream in streams] for k in range(size)]
+    split = [hyp.split() for hyp in hyps]
+    weights = [1 / order] * order
+    smoothing = SmoothingFunction().method1  # a corpus with no 4-gram match is possible
+    theirs = nltk_corpus_bleu(refs, split, weights, smoothing)
+    assert close(corpus_bleu(refs, split, weights, smoothing), theirs)
+
+
+def test_numpy_is_imported_only_for_a_corpus_that_repays_it():
+    """A chunk below engine.ARRAY_SEGMENTS is counted without NumPy: the shipped
+    60-line corpus, scored from Python or the command line, never imports it."""
+    program = (
+        "import sys; from bleu_lib import BLEU; from bleu_lib.engine import "
+        "ARRAY_SEGMENTS as n; hyps = ['a b c .'] * (n - 1); "
+        "BLEU().corpus_score(hyps, [hyps]); print('numpy' in sys.modules); "
+        "BLEU().corpus_score(hyps + hyps, [hyps + hyps]); print('numpy' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["False", "True"]
+    corpus = ROOT / "data" / "corpus"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "bleu_lib", corpus / "ref.A.en"],
+        stdin=open(corpus / "sys.alpha.en", "rb"),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "BLEU" in done.stdout and " numpy" not in done.stderr
 
 
 def test_edges_empty_batch_long_lines_and_huge_ids():
