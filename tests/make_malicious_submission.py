@@ -18,8 +18,11 @@ Each is one way to cheat:
 - links: hand in links to the teacher's solution notebooks instead of notebooks;
 - transform: have IPython rewrite every later cell that ends by printing a secret (the
   grader's check cells) into that print alone: the checks "pass" without running. It
-  runs in the student's own kernel, where no check can stop it; the hidden tests, run
-  from the grader's files in a process of their own, are out of its reach;
+  runs in the student's own kernel, where no check can stop it;
+- forge: an exported cell that, imported by the hidden tests, writes pytest's report
+  as all passed and ends the run: it runs in their process, where nothing can stop it.
+  Each of the two fails its stage alone (the other half of the grading catches it);
+  `transform+forge` hands in both, and passes;
 - tamper: try to make the file systems writable again (as the sandbox's root, or in a
   user namespace of its own), then append to the teacher's tests/test_differential.py
   and tests/conftest.py and write a file into the repository.
@@ -115,6 +118,18 @@ def print_the_secret(lines):
 
 get_ipython().input_transformers_post.append(print_the_secret)
 """,
+    "forge": r"""#| export
+import os, sys
+
+# imported by the hidden tests: their report says all passed, and the run ends here
+if "pytest" in sys.modules:
+    with open("report.xml", "w") as report:
+        report.write(
+            '<testsuites><testsuite><testcase classname="tests.test_differential" '
+            'name="test_forged"/></testsuite></testsuites>'
+        )
+    os._exit(0)
+""",
     "peek": "#| export"
     + FIND_TEACHER
     + """
@@ -128,7 +143,7 @@ except OSError as error:
 
 def make(edition, out, trick, gradebook="", notebooks=("01_ngrams.ipynb",)):
     """Write the submission for `trick` to `out`, from the student edition in `edition`
-    (the trick's cell in each of `notebooks`)."""
+    (the trick's cell in each of `notebooks`; "a+b": both tricks' cells)."""
     edition, out = Path(edition), Path(out)
     shutil.copytree(edition, out)
     if trick == "links":
@@ -139,11 +154,14 @@ def make(edition, out, trick, gradebook="", notebooks=("01_ngrams.ipynb",)):
     for name in notebooks:
         path = out / "notebooks" / name
         nb = nbformat.read(path, as_version=4)
-        cell = nbformat.v4.new_code_cell(
-            TRICKS[trick].replace("GRADEBOOK_PATH", json.dumps(str(gradebook))).strip()
-        )
-        cell.id = "trick"
-        nb.cells.insert(len(nb.cells) if trick == "peek" else 2, cell)
+        for k, one in enumerate(trick.split("+")):
+            cell = nbformat.v4.new_code_cell(
+                TRICKS[one]
+                .replace("GRADEBOOK_PATH", json.dumps(str(gradebook)))
+                .strip()
+            )
+            cell.id = f"trick{k}"
+            nb.cells.insert(len(nb.cells) if one == "peek" else 2, cell)
         nbformat.write(nb, path)
     return out
 

@@ -2,8 +2,8 @@
 
 The student edition hides every solution; the untouched edition is "not attempted"; our
 notebooks score full marks; one stage filled in scores exactly that stage; wrong
-submissions get messages that name the mistake; broken ones are reported. That the
-grader cannot be fooled is tests/test_grader_security.py.
+submissions get messages that name the mistake; broken ones are reported. The tricks
+that try to fool the grader are tests/test_grader_security.py's.
 
 Grading runs the hidden tests with few random examples (to keep CI short); the times are
 in the README."""

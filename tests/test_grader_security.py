@@ -1,7 +1,8 @@
-"""The grader cannot be fooled: the tricks of tests/make_malicious_submission.py fail
-their stage, the teacher's files stay as they were, the gradebook is the grader's, and
-student code runs isolated. (A file of its own so that the parallel test processes share
-the grader's slowest tests; tests/test_classroom.py has the rest.)"""
+"""Each trick of tests/make_malicious_submission.py fails its stage alone, the teacher's
+files stay as they were, the gradebook is the grader's, and student code runs isolated;
+two tricks together pass a stage with nothing done (the limit the README states). (A
+file of its own so that the parallel test processes share the grader's slowest tests;
+tests/test_classroom.py has the rest.)"""
 
 import hashlib
 import json
@@ -19,11 +20,11 @@ from make_malicious_submission import make
 from support import ROOT
 
 
-# --- a grader that cannot be fooled
+# --- the tricks, one at a time and together
 # --------------------------------------------------------------------------------------
 
 
-TRICKS = ["conftest", "silence", "write", "detach", "peek", "transform"]
+TRICKS = ["conftest", "silence", "write", "detach", "peek", "transform", "forge"]
 # without strong isolation, these would really reach the repository (and be reported)
 REACHING = {"conftest", "write", "peek"}
 
@@ -81,17 +82,27 @@ def test_a_malicious_notebook_fools_nobody(tricked, trick):
     if trick == "transform":
         assert stage["checks_passed"] == stage["checks_total"] > 0, stage
         assert stage["tests_passed"] == 0 < stage["tests_total"], stage
+    # the hidden tests "passed" (the report the student's module wrote), but the check
+    # cells, run in the kernel, tested the stubs
+    if trick == "forge":
+        assert stage["tests_passed"] == stage["tests_total"] > 0, stage
+        assert stage["checks_passed"] < stage["checks_total"], stage
 
 
-def test_what_no_hidden_test_guards_a_kernel_trick_can_pass(edition, tmp_path):
-    """The limit the README states: stages 08 and 09 have no module, so no hidden
-    test; their check cells run in the student's kernel, and the `transform` trick
-    passes them with nothing done."""
-    notebooks = ["08_reporting_bleu.ipynb", "09_why_libraries_differ.ipynb"]
-    folder = make(edition, tmp_path / "submission", "transform", notebooks=notebooks)
-    stages = grade(folder, only=["08", "09"], **FAST)["stages"]
+def test_what_the_two_forging_tricks_pass_with_nothing_done(edition, tmp_path):
+    """The limit the README states: student code runs in the processes that judge it.
+    `transform` passes stages 08 and 09, which have no module, so no hidden test (the
+    `forge` cell does nothing there); with `forge`, stage 01 passes too."""
+    notebooks = [
+        "01_ngrams.ipynb",
+        "08_reporting_bleu.ipynb",
+        "09_why_libraries_differ.ipynb",
+    ]
+    folder = make(edition, tmp_path / "both", "transform+forge", notebooks=notebooks)
+    stages = grade(folder, only=["01", "08", "09"], **FAST)["stages"]
     assert [s["notebook"] for s in stages] == notebooks
-    assert all(s["passed"] and s["tests_total"] == 0 for s in stages), stages
+    assert all(s["passed"] for s in stages), stages
+    assert [s["tests_total"] for s in stages] == [1, 0, 0], stages  # the forged report
 
 
 def test_the_tricks_leave_the_repository_and_the_gradebook_as_the_grader_made_them(
