@@ -161,7 +161,8 @@ def test_corpus_statistics_are_the_engines_for_random_batches():
             )
         sums = batch_statistics(hyps, refs).sum(axis=0).tolist()
         assert sums == [corpus.sys_len, corpus.ref_len, *corpus.counts, *corpus.totals]
-        # corpus_score counts 300 segments with arrays too: the scalar engine as well
+        # corpus_score counts these 300 segments with arrays too: the scalar engine's
+        # rows add up to the same
         assert (
             sums
             == np.sum([segment_row(*seg, 4) for seg in zip(hyps, refs)], 0).tolist()
@@ -188,13 +189,13 @@ def test_corpora_of_100_segments_on_count_with_arrays_as_sacrebleu_and_nltk(
     rng = np.random.default_rng(seed)
     hyps = [words(rng) for _ in range(size)]
     streams = [[words(rng) for _ in range(size)] for _ in range(n_refs)]
-    settings = {"max_ngram_order": order, "effective_order": order > 2}
+    options = {"max_ngram_order": order, "effective_order": order > 2}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a score of 0, or advice on effective order
-        theirs = SacreBLEU(**settings).corpus_score(hyps, streams, n_bootstrap=20)
+        theirs = SacreBLEU(**options).corpus_score(hyps, streams, n_bootstrap=20)
         ours = [
-            BLEU(**settings).corpus_score(hyps, streams, n_bootstrap=20),
-            BLEU(**settings, references=streams).corpus_score(hyps, None, 20),
+            BLEU(**options).corpus_score(hyps, streams, n_bootstrap=20),
+            BLEU(**options, references=streams).corpus_score(hyps, None, 20),
         ]
     for result in ours:
         assert (result.counts, result.totals, result.sys_len, result.ref_len) == (
@@ -232,7 +233,7 @@ def test_numpy_is_imported_only_for_a_corpus_that_repays_it():
     corpus = ROOT / "data" / "corpus"
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "bleu_lib", corpus / "ref.A.en"],
-        stdin=open(corpus / "sys.alpha.en", "rb"),
+        input=(corpus / "sys.alpha.en").read_text(encoding="utf-8"),
         capture_output=True,
         text=True,
         check=True,
