@@ -670,10 +670,48 @@ def failed_checks(ran, checks, secret, names=None):
     return failed
 
 
-def run_hidden_tests(workspace, module, files, timeout, examples):
+# the boundary between the hidden tests and the student's code, in both workspaces
+BOUNDARY = {"student_boundary.py": (ROOT / "grader" / "boundary.py").read_bytes()}
+
+
+def behind_boundary(files, module):
+    """Our bleu_lib/`module`.py, its functions replaced by calls to the student's (in
+    the student's process), and the boundary's code: what the hidden tests import."""
+    ours = files[f"bleu_lib/{module}.py"]
+    tail = (
+        b"\n\nimport student_boundary  # noqa: E402\n\n"
+        b"student_boundary.replace_functions(globals())\n"
+    )
+    return {f"bleu_lib/{module}.py": ours + tail, **BOUNDARY}
+
+
+def student_process(workspace, module, hidden, marker):
+    """The student's module, serving the hidden tests' calls from `workspace` in the
+    sandbox (`hidden` out of its sight): (the process, the tests' ends of the two
+    pipes)."""
+    to_student, from_student = os.pipe(), os.pipe()
+    sandbox.prepare(workspace)
+    fds = (to_student[0], from_student[1])
+    argv = [sys.executable, "student_boundary.py", "serve", module, *map(str, fds)]
+    process = subprocess.Popen(
+        sandbox.command(argv, workspace, hidden),
+        cwd=workspace,
+        pass_fds=fds,
+        env=sandbox.environment(workspace, marker),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for fd in fds:
+        os.close(fd)
+    return process, (from_student[0], to_student[1])
+
+
+def run_hidden_tests(workspaces, module, files, timeout, examples):
     """The stage's hidden tests, the tests of `files` marked for `module`, run in the
-    sandbox from `workspace`: (number passed, {test's name: why it failed}, {test's
-    name: pytest's node id})."""
+    sandbox from the first of `workspaces`, the student's module from the second:
+    (number passed, {test's name: why it failed}, {test's name: pytest's node id})."""
+    workspace, student_workspace = workspaces
     if not files:
         return (
             0,
@@ -715,20 +753,33 @@ def run_hidden_tests(workspace, module, files, timeout, examples):
         workspace,
         [ROOT],
     )
-    marker = sandbox.new_marker()
+    marker, student_marker = sandbox.new_marker(), sandbox.new_marker()
+    student, fds = student_process(
+        student_workspace, module, [ROOT, workspace], student_marker
+    )
     # only the plugin the tests need: loading every installed one (nbval, Jupyter...)
     # takes seconds
-    extra = {"BLEU_TEST_EXAMPLES": str(examples), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    extra = {
+        "BLEU_TEST_EXAMPLES": str(examples),
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "BLEU_BOUNDARY": ",".join(map(str, fds)),
+    }
     try:
         subprocess.run(
             argv,
             cwd=workspace,
             capture_output=True,
             timeout=timeout,
+            pass_fds=fds,
             env=sandbox.environment(workspace, marker, extra),
         )
     finally:
+        for fd in fds:
+            os.close(fd)
+        student.kill()
+        student.wait()
         sandbox.end(marker)
+        sandbox.end(student_marker)
     passed, failed, ids = 0, {}, {}
     for case in ElementTree.parse(workspace / "report.xml").getroot().iter("testcase"):
         problems = [
@@ -851,13 +902,22 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
             )
         passed, failed_tests, test_ids = 0, {}, {}
         if module:
-            # a new, unguessable folder, written after the kernel ended
+            # new, unguessable folders, written after the kernel ended: the tests run
+            # with our module, whose functions call the student's in a process of
+            # their own (grader/boundary.py)
             tests_workspace = Path(tempfile.mkdtemp(dir=tmp))
-            write_files({**trusted["files"], **ours}, tests_workspace)
+            student_workspace = Path(tempfile.mkdtemp(dir=tmp))
+            ours_behind = behind_boundary(trusted["files"], module)
+            write_files({**trusted["files"], **ours_behind}, tests_workspace)
+            write_files({**trusted["files"], **ours, **BOUNDARY}, student_workspace)
             try:
                 files = hidden_test_files(trusted["files"], module)
                 passed, failed_tests, test_ids = run_hidden_tests(
-                    tests_workspace, module, files, 10 * timeout, examples
+                    (tests_workspace, student_workspace),
+                    module,
+                    files,
+                    10 * timeout,
+                    examples,
                 )
             except Exception as error:
                 passed, failed_tests = (

@@ -18,11 +18,11 @@ Each is one way to cheat:
 - links: hand in links to the teacher's solution notebooks instead of notebooks;
 - transform: have IPython rewrite every later cell that ends by printing a secret (the
   grader's check cells) into that print alone: the checks "pass" without running. It
-  runs in the student's own kernel, where no check can stop it;
-- forge: an exported cell that, imported by the hidden tests, writes pytest's report
-  as all passed and ends the run: it runs in their process, where nothing can stop it.
-  Each of the two fails its stage alone (the other half of the grading catches it);
-  `transform+forge` hands in both, and passes;
+  runs in the student's own kernel, where no check can stop it; the hidden tests call
+  the student's functions in a process of their own, out of its reach;
+- forge: an exported cell that, were it imported by the hidden tests, would write
+  pytest's report as all passed and end the run; it runs in the student's process, not
+  theirs. `transform+forge` hands in both;
 - tamper: try to make the file systems writable again (as the sandbox's root, or in a
   user namespace of its own), then append to the teacher's tests/test_differential.py
   and tests/conftest.py and write a file into the repository.
@@ -121,7 +121,7 @@ get_ipython().input_transformers_post.append(print_the_secret)
     "forge": r"""#| export
 import os, sys
 
-# imported by the hidden tests: their report says all passed, and the run ends here
+# imported by the hidden tests: their report would say all passed, and the run end here
 if "pytest" in sys.modules:
     with open("report.xml", "w") as report:
         report.write(

@@ -1,8 +1,8 @@
-"""Each trick of tests/make_malicious_submission.py fails its stage alone, the teacher's
+"""The tricks of tests/make_malicious_submission.py fail their stage, the teacher's
 files stay as they were, the gradebook is the grader's, and student code runs isolated;
-two tricks together pass a stage with nothing done (the limit the README states). (A
-file of its own so that the parallel test processes share the grader's slowest tests;
-tests/test_classroom.py has the rest.)"""
+except where the README's limit says otherwise (rewritten checks pass the stages that
+have no hidden tests). (A file of its own so that the parallel test processes share the
+grader's slowest tests; tests/test_classroom.py has the rest.)"""
 
 import hashlib
 import json
@@ -20,7 +20,7 @@ from make_malicious_submission import make
 from support import ROOT
 
 
-# --- the tricks, one at a time and together
+# --- the tricks
 # --------------------------------------------------------------------------------------
 
 
@@ -82,17 +82,18 @@ def test_a_malicious_notebook_fools_nobody(tricked, trick):
     if trick == "transform":
         assert stage["checks_passed"] == stage["checks_total"] > 0, stage
         assert stage["tests_passed"] == 0 < stage["tests_total"], stage
-    # the hidden tests "passed" (the report the student's module wrote), but the check
-    # cells, run in the kernel, tested the stubs
+    # the student's module runs in a process of its own, apart from the hidden tests'
+    # report: the tests saw the stubs raise
     if trick == "forge":
-        assert stage["tests_passed"] == stage["tests_total"] > 0, stage
-        assert stage["checks_passed"] < stage["checks_total"], stage
+        assert stage["tests_passed"] == 0 < stage["tests_total"], stage
+        assert all("Your turn" in why for why in stage["failed_tests"].values()), stage
 
 
-def test_what_the_two_forging_tricks_pass_with_nothing_done(edition, tmp_path):
-    """The limit the README states: student code runs in the processes that judge it.
-    `transform` passes stages 08 and 09, which have no module, so no hidden test (the
-    `forge` cell does nothing there); with `forge`, stage 01 passes too."""
+def test_what_no_hidden_test_guards_a_kernel_trick_can_pass(edition, tmp_path):
+    """The limit the README states: check cells run in the student's kernel. With
+    `transform` every check passes; stages 08 and 09 have no module, so no hidden test,
+    and pass with nothing done. Stage 01 still fails, `forge` or not: its hidden tests
+    call the student's functions in a process of their own."""
     notebooks = [
         "01_ngrams.ipynb",
         "08_reporting_bleu.ipynb",
@@ -101,8 +102,9 @@ def test_what_the_two_forging_tricks_pass_with_nothing_done(edition, tmp_path):
     folder = make(edition, tmp_path / "both", "transform+forge", notebooks=notebooks)
     stages = grade(folder, only=["01", "08", "09"], **FAST)["stages"]
     assert [s["notebook"] for s in stages] == notebooks
-    assert all(s["passed"] for s in stages), stages
-    assert [s["tests_total"] for s in stages] == [1, 0, 0], stages  # the forged report
+    assert [s["passed"] for s in stages] == [False, True, True], stages
+    assert stages[0]["checks_passed"] == stages[0]["checks_total"], stages[0]
+    assert stages[0]["tests_passed"] == 0 < stages[0]["tests_total"], stages[0]
 
 
 def test_the_tricks_leave_the_repository_and_the_gradebook_as_the_grader_made_them(
