@@ -148,12 +148,14 @@ class Channel:
                 raise TypeError(f"no array of {dtype} crosses")
             array = np.frombuffer(bytes.fromhex(data), dtype).reshape(shape)
             return array[()] if shape == [] else array.copy()
-        if tag == "o":
+        if tag == "o":  # a named tuple
             module, name, fields = rest
-            return found(module, name, tuple, None)(*map(self.decode, fields))
+            kind = found(module, name, tuple, None, lambda k: hasattr(k, "_fields"))
+            return kind(*map(self.decode, fields))
         if tag == "D":
             module, name, fields = rest
-            return found(module, name, object, None)(**self.decode(fields))
+            kind = found(module, name, object, None, dataclasses.is_dataclass)
+            return kind(**self.decode(fields))
         if tag == "c":
             return lambda *args, **kwargs: self.request(rest[0], args, kwargs)
         raise TypeError(f"unknown value: {tag!r}")
@@ -164,16 +166,15 @@ def counts(fraction):
     return fraction.numerator, fraction.denominator
 
 
-def found(module, name, base, default):
-    """The class `name` of `module` if it is one of Python's or bleu_lib's and a
-    subclass of `base`; else `default` (None: an error)."""
-    if module in ("builtins", "fractions", "numpy") or module.startswith("bleu_lib."):
-        try:
-            kind = getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError):
-            kind = None
-        if inspect.isclass(kind) and issubclass(kind, base):
-            return kind
+def found(module, name, base, default, shape=inspect.isclass):
+    """The class `name` of `module`, if the module is Python's or bleu_lib's and loaded
+    already (nothing is imported for a message), the class a subclass of `base` and
+    `shape(class)` true; else `default` (None: an error)."""
+    kind = None
+    if module in ("builtins", "fractions") or module.startswith("bleu_lib."):
+        kind = getattr(sys.modules.get(module), name, None)
+    if inspect.isclass(kind) and issubclass(kind, base) and shape(kind):
+        return kind
     if default is None:
         raise TypeError(f"no class {module}.{name} crosses")
     return default

@@ -20,9 +20,10 @@ Each is one way to cheat:
   grader's check cells) into that print alone: the checks "pass" without running. It
   runs in the student's own kernel, where no check can stop it; the hidden tests call
   the student's functions in a process of their own, out of its reach;
-- forge: an exported cell that, were it imported by the hidden tests, would write
-  pytest's report as all passed and end the run; it runs in the student's process, not
-  theirs. `transform+forge` hands in both;
+- forge: an exported cell that writes pytest's report as all passed, and a hook that
+  passes every test, into its folder and every folder beside it that it can find, then
+  ends the run if pytest imported it; the hidden tests call it from a process of their
+  own, whose folder it cannot see. `transform+forge` hands in both;
 - tamper: try to make the file systems writable again (as the sandbox's root, or in a
   user namespace of its own), then append to the teacher's tests/test_differential.py
   and tests/conftest.py and write a file into the repository.
@@ -119,15 +120,27 @@ def print_the_secret(lines):
 get_ipython().input_transformers_post.append(print_the_secret)
 """,
     "forge": r"""#| export
-import os, sys
+import glob, os, sys
 
-# imported by the hidden tests: their report would say all passed, and the run end here
-if "pytest" in sys.modules:
-    with open("report.xml", "w") as report:
-        report.write(
-            '<testsuites><testsuite><testcase classname="tests.test_differential" '
-            'name="test_forged"/></testsuite></testsuites>'
-        )
+REPORT = (
+    '<testsuites><testsuite><testcase classname="tests.test_differential" '
+    'name="test_forged"/></testsuite></testsuites>'
+)
+HOOK = (
+    "\nimport pytest\n@pytest.hookimpl(hookwrapper=True)\n"
+    "def pytest_runtest_makereport(item, call):\n"
+    "    outcome = yield\n    outcome.get_result().outcome = 'passed'\n"
+)
+# the hidden tests' report and a hook, here and in every folder it can find beside
+for folder in [".", *glob.glob("../*"), *glob.glob("/tmp/*/*")]:
+    writes = [("report.xml", REPORT, "w"), ("tests/conftest.py", HOOK, "a")]
+    for name, text, mode in writes:
+        try:
+            with open(os.path.join(folder, name), mode) as file:
+                file.write(text)
+        except OSError:
+            pass
+if "pytest" in sys.modules:  # imported by the hidden tests: end their run here
     os._exit(0)
 """,
     "peek": "#| export"

@@ -68,6 +68,9 @@ def test_a_nan_crosses():
         ["o", "os", "system", [["s", "true"]]],  # a class of another module
         ["D", "subprocess", "Popen", ["d", []]],
         ["o", "bleu_lib.checks", "describe", []],  # a function, not a class
+        ["o", "builtins", "tuple", []],  # a class, but no named tuple
+        ["D", "bleu_lib.metric", "BLEU", ["d", []]],  # a class, but no dataclass
+        ["D", "bleu_lib.no_such_module", "X", ["d", []]],  # never imported for it
         ["a", "|O", [1], "00" * 8],  # an array of objects
         ["x", 1],
     ],

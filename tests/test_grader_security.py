@@ -26,7 +26,7 @@ from support import ROOT
 
 TRICKS = ["conftest", "silence", "write", "detach", "peek", "transform", "forge"]
 # without strong isolation, these would really reach the repository (and be reported)
-REACHING = {"conftest", "write", "peek"}
+REACHING = {"conftest", "write", "peek", "forge"}
 
 
 @pytest.fixture(scope="module")
