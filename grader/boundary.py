@@ -102,9 +102,19 @@ class Channel:
             return ["f", value.hex()]
         if kind is bytes:
             return ["y", value.hex()]
+        if kind in (list, tuple) and all(type(item) is str for item in value):
+            return [
+                "L" if kind is list else "T",
+                list(value),
+            ]  # tokens: the most common
         if kind in (list, tuple, set, frozenset):
             tag = {list: "l", tuple: "t", set: "S", frozenset: "Z"}[kind]
             return [tag, [self.encode(item) for item in value]]
+        if kind is Counter and all(
+            type(k) is tuple and type(v) is int and all(type(t) is str for t in k)
+            for k, v in value.items()
+        ):
+            return ["K", [[list(k), v] for k, v in value.items()]]  # n-gram counts
         if kind in (dict, Counter):
             pairs = [[self.encode(k), self.encode(v)] for k, v in value.items()]
             return ["d" if kind is dict else "C", pairs]
@@ -127,6 +137,12 @@ class Channel:
         tag, *rest = data
         if tag in ("n", "b", "s"):
             return rest[0]
+        if tag in ("L", "T") and all(type(item) is str for item in rest[0]):
+            return rest[0] if tag == "L" else tuple(rest[0])
+        if tag == "K":
+            counts = Counter({tuple(map(str, k)): int(v) for k, v in rest[0]})
+            if all(type(v) is int for _, v in rest[0]):
+                return counts
         simple = {"i": int, "f": float.fromhex, "y": bytes.fromhex}
         if tag in simple:
             return simple[tag](rest[0])

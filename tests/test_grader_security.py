@@ -45,7 +45,7 @@ def tricked(edition, tmp_path_factory):
         [
             *[sys.executable, "-m", "grader", "grade", str(tmp / "class")],
             *["--out", str(tmp / "grades"), "--json", str(gradebook)],
-            *["--examples", "10", "--stage", "01", "--stage", "02"],
+            *["--examples", str(FAST["examples"]), "--stage", "01", "--stage", "02"],
         ],
         capture_output=True,
         text=True,
