@@ -3,6 +3,8 @@ crosses exactly, calls go both ways, and a message can build nothing but data. (
 through it: tests/test_classroom.py; the tricks it stops:
 tests/test_grader_security.py.)"""
 
+import ast
+import importlib
 import math
 import os
 import threading
@@ -16,7 +18,9 @@ import pytest
 from bleu_lib.agreement import PairCounts
 from bleu_lib.bleu_score import Precision
 from bleu_lib.sentence import BleuStats
-from grader.boundary import Channel
+from support import ROOT
+from grader.boundary import Channel, student_functions
+from grader.classroom import stages
 
 
 def pipe_pair(local=None):
@@ -105,3 +109,20 @@ def test_calls_go_both_ways_with_errors_and_warnings():
     with pytest.warns(UserWarning, match="careful"):
         assert tests.request("warns", (), {}) == 1
     serving.join()
+
+
+@pytest.mark.parametrize("module", [m for _, m in stages() if m])
+def test_every_function_with_a_solution_is_the_students(module):
+    """A function of a stage's module that holds a solution region runs in the
+    student's process: were it left out (a decorator hiding it, say), the hidden tests
+    would test our solution."""
+    path = ROOT / "bleu_lib" / f"{module}.py"
+    source = path.read_text(encoding="utf-8")
+    solved = {
+        node.name
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef)
+        and "### BEGIN SOLUTION" in ast.get_source_segment(source, node)
+    }
+    namespace = vars(importlib.import_module(f"bleu_lib.{module}"))
+    assert solved and solved <= set(student_functions(namespace)), module
