@@ -113,8 +113,9 @@ class Channel:
         if kind in (dict, Counter):
             pairs = [[self.encode(k), self.encode(v)] for k, v in value.items()]
             return ["d" if kind is dict else "C", pairs]
-        if isinstance(value, Fraction):  # Fraction, or bleu_lib's Precision
-            return ["q", kind.__module__, kind.__qualname__, *map(str, counts(value))]
+        if isinstance(value, Fraction):  # a Precision's numerator is its raw count
+            numbers = map(str, (value.numerator, value.denominator))
+            return ["q", kind.__module__, kind.__qualname__, *numbers]
         if kind.__module__ == "numpy" and value.dtype.kind in "biuf":
             return ["a", value.dtype.str, list(value.shape), value.tobytes().hex()]
         if kind.__module__.startswith("bleu_lib.") and hasattr(value, "_fields"):
@@ -180,11 +181,6 @@ def is_ngram_count(item):
     )
 
 
-def counts(fraction):
-    "A Fraction's numerator and denominator (a Precision's raw counts)."
-    return fraction.numerator, fraction.denominator
-
-
 def found(module, name, base, default, shape=inspect.isclass):
     """The class `name` of `module`, if the module is Python's or bleu_lib's and loaded
     already (nothing is imported for a message), the class a subclass of `base` and
@@ -206,6 +202,8 @@ def replace_functions(namespace):
     fds = os.environ.get("BLEU_BOUNDARY")
     if not fds:
         return  # imported outside the grader: our own functions
+    # one channel for the process, should the module be loaded again: two file objects
+    # on the same pipes would interleave
     channel = CHANNEL.get("channel") or Channel(*map(int, fds.split(",")))
     CHANNEL["channel"] = channel
     for name in student_functions(namespace):

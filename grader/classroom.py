@@ -881,9 +881,9 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
                 **result,
                 "status": f"exports no bleu_lib/{module}.py: keep the #| export cells",
             }
-        ours = {f"bleu_lib/{module}.py": library.encode()} if module else {}
+        exported = {f"bleu_lib/{module}.py": library.encode()} if module else {}
         kernel_workspace = tmp / "kernel"
-        write_files({**trusted["files"], **ours}, kernel_workspace)
+        write_files({**trusted["files"], **exported}, kernel_workspace)
         secret = secrets.token_hex(16)
         nbformat.write(
             with_secrets(student, checks, secret),
@@ -907,9 +907,9 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
             # their own (grader/boundary.py)
             tests_workspace = Path(tempfile.mkdtemp(dir=tmp))
             student_workspace = Path(tempfile.mkdtemp(dir=tmp))
-            ours_behind = behind_boundary(trusted["files"], module)
-            write_files({**trusted["files"], **ours_behind}, tests_workspace)
-            write_files({**trusted["files"], **ours, **BOUNDARY}, student_workspace)
+            behind = behind_boundary(trusted["files"], module)
+            write_files({**trusted["files"], **behind}, tests_workspace)
+            write_files({**trusted["files"], **exported, **BOUNDARY}, student_workspace)
             try:
                 files = hidden_test_files(trusted["files"], module)
                 passed, failed_tests, test_ids = run_hidden_tests(
