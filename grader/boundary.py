@@ -9,11 +9,21 @@ them. The grader copies this file into both workspaces as `student_boundary.py`:
 
 and, in the tests' process, the stage's module ends with `replace_functions(globals())`.
 
+The check cells cross the same way. Our notebook runs in one process, each of its
+solution cells replaced by a request for what the student's cell of that id defines;
+the student's notebook runs in another, as far as those requests need:
+
+    python student_boundary.py check CELLS IN_FD OUT_FD REPORT_FD   # our notebook
+    python student_boundary.py notebook MODULE CELLS IN_FD OUT_FD   # the student's
+
+The student's code cannot reach our checks, nor what they report.
+
 A value crosses as [tag, payload]: None, booleans, integers, floats (exactly, as
 hex), strings, bytes, lists, tuples, sets, dicts, Counters, Fractions, numeric NumPy
-arrays and scalars, and the dataclasses and named tuples of bleu_lib's modules (rebuilt
-from the receiving side's own class). A function passed across becomes a stub that
-calls back.
+arrays and scalars, and the objects of bleu_lib's classes and of the notebook's (rebuilt
+in the receiving side's own class: named tuples and dataclasses from their fields, other
+objects from their attributes). A function passed across becomes a stub that calls
+back.
 Decoding builds only these: a message can make a call fail, never run code."""
 
 import dataclasses
@@ -23,10 +33,16 @@ import json
 import os
 import sys
 import warnings
+from pathlib import Path
 from collections import Counter
 from fractions import Fraction
 
 SCALARS = {type(None): "n", bool: "b", str: "s"}
+# what a student reads when a value cannot cross
+ONLY = (
+    "the checks take only plain values (numbers, strings, lists, dicts...) and "
+    "bleu_lib's"
+)
 
 
 class Channel:
@@ -63,6 +79,15 @@ class Channel:
             else:
                 return self.outcome(message)
 
+    def serve(self):
+        "Answer the other side's calls until it ends."
+        while True:
+            try:
+                message = self.receive()
+            except EOFError:
+                return
+            self.answer(message)
+
     def answer(self, message):
         "Run a call from the other side here, and send back how it ended."
         _, target, args, kwargs = message
@@ -72,11 +97,10 @@ class Channel:
                 lent = isinstance(target, int)
                 function = self.lent[target] if lent else self.local(target)
                 result = function(*self.decode(args), **self.decode(kwargs))
+                reply = ["return", self.encode(result)]
             except Exception as error:
                 kind = type(error)
                 reply = ["raise", kind.__module__, kind.__qualname__, str(error)]
-            else:
-                reply = ["return", self.encode(result)]
         sent = [
             [w.category.__module__, w.category.__qualname__, str(w.message)]
             for w in caught
@@ -118,16 +142,18 @@ class Channel:
             return ["q", kind.__module__, kind.__qualname__, *numbers]
         if kind.__module__ == "numpy" and value.dtype.kind in "biuf":
             return ["a", value.dtype.str, list(value.shape), value.tobytes().hex()]
-        if kind.__module__.startswith("bleu_lib.") and hasattr(value, "_fields"):
+        if is_ours(kind) and hasattr(value, "_fields"):
             fields = [self.encode(item) for item in value]
             return ["o", kind.__module__, kind.__qualname__, fields]
-        if kind.__module__.startswith("bleu_lib.") and dataclasses.is_dataclass(value):
+        if is_ours(kind) and dataclasses.is_dataclass(value):
             fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
             return ["D", kind.__module__, kind.__qualname__, self.encode(fields)]
+        if is_ours(kind) and not callable(value) and hasattr(value, "__dict__"):
+            return ["O", kind.__module__, kind.__qualname__, self.encode(vars(value))]
         if callable(value):
             self.lent[len(self.lent)] = value
             return ["c", len(self.lent) - 1]
-        raise TypeError(f"a {kind.__qualname__} cannot cross to the student's process")
+        raise TypeError(f"{ONLY}, not {kind.__qualname__} objects")
 
     def decode(self, data):
         tag, *rest = data
@@ -166,6 +192,11 @@ class Channel:
             module, name, fields = rest
             kind = found(module, name, object, None, dataclasses.is_dataclass)
             return kind(**self.decode(fields))
+        if tag == "O":  # an object: our class, the other side's attributes
+            module, name, attributes = rest
+            value = object.__new__(found(module, name, object, None))
+            value.__dict__.update(self.decode(attributes))
+            return value
         if tag == "c":
             return lambda *args, **kwargs: self.request(rest[0], args, kwargs)
         raise TypeError(f"unknown value: {tag!r}")
@@ -181,17 +212,26 @@ def is_ngram_count(item):
     )
 
 
+def is_ours(kind):
+    """A class of bleu_lib's, or one a notebook's cell defined: on the other side, the
+    class of the same name stands for it."""
+    return kind.__module__.startswith("bleu_lib.") or kind.__module__ == "__main__"
+
+
 def found(module, name, base, default, shape=inspect.isclass):
-    """The class `name` of `module`, if the module is Python's or bleu_lib's and loaded
-    already (nothing is imported for a message), the class a subclass of `base` and
-    `shape(class)` true; else `default` (None: an error)."""
+    """The class `name` of `module`, if the module is Python's, bleu_lib's or the
+    notebook's (a class its cells defined; never a value that crossed, since no class
+    crosses) and loaded already (nothing is imported for a message), the class a
+    subclass of `base` and `shape(class)` true; else `default` (None: an error)."""
     kind = None
-    if module in ("builtins", "fractions") or module.startswith("bleu_lib."):
+    if module in ("builtins", "fractions", "__main__") or module.startswith(
+        "bleu_lib."
+    ):
         kind = getattr(sys.modules.get(module), name, None)
     if inspect.isclass(kind) and issubclass(kind, base) and shape(kind):
         return kind
     if default is None:
-        raise TypeError(f"no class {module}.{name} crosses")
+        raise TypeError(f"{ONLY}, not {module}.{name} objects")
     return default
 
 
@@ -248,14 +288,109 @@ def serve(module, read_fd, write_fd):
             )
         return getattr(student, name)
 
-    channel = Channel(int(read_fd), int(write_fd), local)
-    while True:
-        try:
-            message = channel.receive()
-        except EOFError:
-            return
-        channel.answer(message)
+    Channel(int(read_fd), int(write_fd), local).serve()
 
 
-if __name__ == "__main__" and sys.argv[1:2] == ["serve"]:
-    serve(*sys.argv[2:5])
+# --- a notebook on each side
+def new_shell():
+    """An IPython shell, as in a notebook's kernel, run from the notebook's folder; what
+    its cells print goes nowhere (no check reads it)."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    sys.path.insert(0, "")  # the notebook's folder, as in a kernel: helpers.py
+    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    return InteractiveShell.instance()
+
+
+def run_cell(shell, source):
+    "Run a cell; how it ended: None, or its error's [class name, message]."
+    result = shell.run_cell(source, store_history=False)
+    error = result.error_before_exec or result.error_in_exec
+    return None if error is None else [type(error).__name__, str(error)]
+
+
+def serve_notebook(module, cells_path, read_fd, write_fd):
+    """Run the student's notebook (code cells, [id, source], in `cells_path`) as far as
+    the checks ask, and answer calls for its values and functions, and for those of
+    bleu_lib.`module`."""
+    cells = json.loads(Path(cells_path).read_text(encoding="utf-8"))
+    shell, ran = new_shell(), []
+
+    def run(cell_id):
+        "Run the cells up to `cell_id` (all, if the student has none of that id)."
+        ids = [cell[0] for cell in cells]
+        end = ids.index(cell_id) + 1 if cell_id in ids else len(cells)
+        for next_id, source in cells[len(ran) : end]:
+            run_cell(shell, source)
+            ran.append(next_id)
+
+    def value(name):
+        if name not in shell.user_ns:
+            raise NameError(f"name {name!r} is not defined")
+        return shell.user_ns[name]
+
+    def local(name):
+        # names that no module can define
+        if name in (" run", " value"):
+            return run if name == " run" else value
+        return getattr(importlib.import_module(f"bleu_lib.{module}"), name)
+
+    Channel(int(read_fd), int(write_fd), local).serve()
+
+
+def check_notebook(cells_path, read_fd, write_fd, report_fd):
+    """Run our notebook's cells ([id, source] in `cells_path`), in which
+    `_grader_fetch(cell_id, names)` brings what the student's cell defines; write how
+    each cell ended to `report_fd`, a line of JSON as it starts and as it ends."""
+    channel = Channel(int(read_fd), int(write_fd))
+    CHANNEL["channel"] = channel  # the stage's module calls the student's through it
+    report = os.fdopen(int(report_fd), "w", encoding="utf-8")
+    shell = new_shell()
+
+    def fetch(cell_id, names):
+        channel.request(" run", (cell_id,), {})
+        for name in names:
+            try:
+                shell.user_ns[name] = channel.request(" value", (name,), {})
+            except NameError:
+                shell.user_ns.pop(name, None)
+            except TypeError as error:
+                why = f"{name} cannot be checked: {error}"
+                shell.user_ns[name] = Uncheckable(why)
+
+    shell.user_ns["_grader_fetch"] = fetch
+    for cell_id, source in json.loads(Path(cells_path).read_text(encoding="utf-8")):
+        print(json.dumps(["start", cell_id]), file=report, flush=True)
+        ended = run_cell(shell, source)
+        print(json.dumps(["end", cell_id, ended]), file=report, flush=True)
+
+
+class Uncheckable:
+    "Stands for a student's value that cannot cross: any use of it says why."
+
+    def __init__(self, why):
+        self.why = why
+
+    def __repr__(self):  # in a check's message, beside `why`
+        return "(not a plain value)"
+
+    def fail(self, *args, **kwargs):
+        raise TypeError(self.why)
+
+    __call__ = __eq__ = __iter__ = __len__ = __getitem__ = __bool__ = fail
+    __lt__ = __le__ = __gt__ = __ge__ = __float__ = __int__ = __index__ = fail
+
+    def __getattr__(self, name):
+        self.fail()
+
+
+if __name__ == "__main__":
+    # as a module: the stage's module, imported by our cells, finds the channel here
+    import student_boundary
+
+    mode = {
+        "serve": student_boundary.serve,
+        "notebook": student_boundary.serve_notebook,
+        "check": student_boundary.check_notebook,
+    }
+    mode[sys.argv[1]](*sys.argv[2:])

@@ -26,29 +26,30 @@ the installed bleu_lib, so each stage can be done on its own.
 
 The grader grades each stage (a notebook with marked regions) on its own: it exports the
 student's notebook into a copy of bleu_lib in which only that stage's module is the
-student's, runs the notebook in a fresh kernel, and runs the stage's hidden tests
-against that copy: the tests of tests/ that carry the mark `stage` with the stage's
-module for name, such as `@pytest.mark.stage(name="brevity")`. A stage passes when every
-check cell of our notebook (same id, same source) runs to its end and every hidden test
-passes. Missing, unreadable, failing or looping notebooks are reported as such.
+student's; runs our notebook, its check cells included, in one process, and the
+student's notebook in another, which our solution cells ask for what the student's
+define (grader/boundary.py); and runs the stage's hidden tests, whose calls to the
+stage's module cross to the student's in the same way: the tests of tests/ that carry
+the mark `stage` with the stage's module for name, such as
+`@pytest.mark.stage(name="brevity")`. A stage passes when every check cell of our
+notebook runs without error and every hidden test passes. Missing, unreadable, failing
+or looping notebooks are reported as such.
 
 Student code is untrusted: everything the verdict depends on (our notebooks, bleu_lib,
-tests, data) is read before it runs; the kernel and the hidden tests run apart
-(grader/sandbox.py), the tests from a fresh copy written after the kernel has ended; a
-check cell passes only if the grader saw it print a secret after its last line; links
-out of the submission are refused; the gradebook is written last, atomically. The README
-says what this does not guarantee."""
+tests, data) is read before it runs; the student's code runs in the sandbox
+(grader/sandbox.py), in a process of its own, out of sight of ours, and only data
+crosses; links out of the submission are refused; the gradebook is written last,
+atomically. The README says what this does not guarantee."""
 
 import argparse
 import ast
-import contextlib
 import copy
 import functools
 import hashlib
 import json
 import os
 import re
-import secrets
+import select
 import shutil
 import subprocess
 import sys
@@ -241,20 +242,29 @@ def section_of(markdown, place):
 def student_names(nb):
     """The functions that the solution regions of `nb` define, and the variables that
     they set outside a function (answer_1, refs_3...)."""
+    return set().union(
+        *(
+            defined_names(parsed(cell.source))
+            for cell in nb.cells
+            if cell.cell_type == "code" and "### BEGIN SOLUTION" in cell.source
+        )
+    )
+
+
+def defined_names(tree):
+    "The functions, classes and variables that a cell's syntax tree defines at its top."
     names = set()
-    for cell in nb.cells:
-        if cell.cell_type == "code" and "### BEGIN SOLUTION" in cell.source:
-            for node in parsed(cell.source).body:
-                if isinstance(node, ast.FunctionDef):
-                    names.add(node.name)
-                elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-                    targets = getattr(node, "targets", None) or [node.target]
-                    names |= {
-                        name.id
-                        for target in targets
-                        for name in ast.walk(target)
-                        if isinstance(name, ast.Name)
-                    }
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = getattr(node, "targets", None) or [node.target]
+            names |= {
+                name.id
+                for target in targets
+                for name in ast.walk(target)
+                if isinstance(name, ast.Name)
+            }
     return names
 
 
@@ -428,19 +438,26 @@ def hidden_test_files(files, module):
 # --------------------------------------------------------------------------------------
 
 
-def with_secrets(student, checks, secret):
-    """A copy of the student's notebook in which each of our check cells, unchanged,
-    runs with its asserts reworded (`reworded_check`) and prints `secret` after its last
-    line."""
-    nb = copy.deepcopy(student)
-    for cell in nb.cells:
-        if (
-            cell.cell_type == "code"
-            and cell.id in checks
-            and cell.source.strip() == checks[cell.id].strip()
-        ):
-            cell.source = reworded_check(cell.source) + f"\nprint({secret + cell.id!r})"
-    return nb
+def checker_cells(teacher, checks):
+    """Our notebook as the checks run it, [id, source] for each code cell: each check
+    reworded (reworded_check), and each solution cell replaced by its imports and a
+    request for what the student's cell of that id defines (grader/boundary.py)."""
+    cells = []
+    for cell in teacher.cells:
+        if cell.cell_type != "code" or is_answer_key(cell):
+            continue
+        source = cell.source
+        if "### BEGIN SOLUTION" in source:
+            tree = parsed(source)
+            imports = (ast.Import, ast.ImportFrom)
+            source = "\n".join(
+                [ast.unparse(node) for node in tree.body if isinstance(node, imports)]
+                + [f"_grader_fetch({cell.id!r}, {sorted(defined_names(tree))!r})"]
+            )
+        elif cell.id in checks:
+            source = reworded_check(source)
+        cells.append([cell.id, source])
+    return cells
 
 
 # Defined at the top of every check cell the grader runs: an assert whose condition
@@ -578,95 +595,95 @@ def reworded_check(source):
     return CHECK_HELPERS + "\n" + ast.unparse(ast.fix_missing_locations(wrapped))
 
 
-def run_notebook(nb, workspace, timeout):
-    """Execute `nb` in a fresh kernel in the sandbox, from `workspace`, in place; True
-    if every cell ran, False if one ran longer than `timeout` seconds and the kernel was
-    killed (the cells after it never ran)."""
-    from jupyter_client import AsyncKernelManager
-    from jupyter_client.kernelspec import KernelSpecManager
-    from jupyter_core.utils import run_sync
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellTimeoutError
-
-    sandbox.prepare(workspace)
-    spec = workspace / "kernels" / "sandboxed"
-    spec.mkdir(parents=True)
-    argv = sandbox.command(
-        [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        workspace,
-        [ROOT],
-    )
-    (spec / "kernel.json").write_text(
-        json.dumps({"argv": argv, "display_name": "sandboxed", "language": "python"})
-    )
-    (workspace / "runtime").mkdir()
-    # again: the new folders belong to the sandbox's user too
-    sandbox.prepare(workspace)
-    # asynchronous, as nbclient expects: a blocking client would wait for a looping
-    # cell's output and never time out
-    manager = AsyncKernelManager(
-        kernel_name="sandboxed",
-        transport="ipc",
-        kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec.parent)]),
-        connection_file=str(workspace / "runtime" / "kernel.json"),
-    )
-    # No interrupt on timeout: a kernel in its own PID namespace need not obey one, and
-    # killing it is certain.
-    client = NotebookClient(
-        nb,
-        km=manager,
-        timeout=timeout,
-        interrupt_on_timeout=False,
-        allow_errors=True,
-        record_timing=False,
-        resources={"metadata": {"path": str(workspace / "notebooks")}},
-    )
-    marker = sandbox.new_marker()
-    try:
+def run_checks(cells, student, workspaces, module, timeout):
+    """Run `cells` (checker_cells) in the sandbox from the first of `workspaces`, and
+    the student's notebook from the second, out of the first's sight, each in a process
+    of its own (grader/boundary.py): how each cell ended, {id: None or [its error's
+    class, message]}, and False if one ran longer than `timeout` seconds (both processes
+    were stopped there)."""
+    ours, theirs = workspaces
+    (ours / "cells.json").write_text(json.dumps(cells))
+    code = [
+        [cell.id, cell.source] for cell in student.cells if cell.cell_type == "code"
+    ]
+    (theirs / "cells.json").write_text(json.dumps(code))
+    to_student, from_student, report = os.pipe(), os.pipe(), os.pipe()
+    runs = [
+        (theirs, ["notebook", module or "", "../cells.json"], [ROOT, ours], {}),
+        (ours, ["check", "../cells.json"], [ROOT], {"BLEU_BOUNDARY": "on"}),
+    ]
+    fds = [
+        (to_student[0], from_student[1]),
+        (from_student[0], to_student[1], report[1]),
+    ]
+    processes, markers = [], []
+    for (workspace, args, hidden, extra), ends in zip(runs, fds):
+        sandbox.prepare(workspace)
+        markers.append(sandbox.new_marker())
+        script = str(workspace / "student_boundary.py")
+        argv = [sys.executable, script, *args, *map(str, ends)]
         # figures drawn but never rendered: no check looks at the pictures
-        quiet = {"MPLBACKEND": "agg"}
-        client.execute(
-            env=sandbox.environment(workspace, marker, quiet), stderr=subprocess.DEVNULL
+        extra = {"MPLBACKEND": "agg", **extra}
+        processes.append(
+            subprocess.Popen(
+                sandbox.command(argv, workspace, hidden),
+                cwd=workspace / "notebooks",
+                pass_fds=ends,
+                env=sandbox.environment(workspace, markers[-1], extra),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
         )
-        return True
-    except CellTimeoutError:
-        return False
+        for fd in ends:
+            os.close(fd)
+    try:
+        return read_report(report[0], timeout)
     finally:
-        # nbclient leaves running a kernel it was given; it may be dead already
-        with contextlib.suppress(Exception):
-            run_sync(manager.shutdown_kernel)(now=True)
-        sandbox.end(marker)
+        os.close(report[0])
+        for process in processes:
+            process.kill()
+            process.wait()
+        for marker in markers:
+            sandbox.end(marker)
 
 
-def failed_checks(ran, checks, secret, names=None):
+def read_report(fd, timeout):
+    """What our notebook's process reports on `fd` until it ends: {cell id: how it
+    ended}, and False if a cell ran longer than `timeout` seconds."""
+    ended, buffer, deadline = {}, b"", time.monotonic() + timeout
+    while True:
+        ready, _, _ = select.select([fd], [], [], max(0, deadline - time.monotonic()))
+        if not ready:
+            return ended, False
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return ended, True
+        *lines, buffer = (buffer + chunk).split(b"\n")
+        for event, cell_id, *how in map(json.loads, lines):
+            if event == "start":
+                deadline = time.monotonic() + timeout
+            else:
+                ended[cell_id] = how[0]
+
+
+def failed_checks(ended, checks, names=None):
     """Why each of our check cells failed, by its name for the student (check_names, or
-    its id): its error's message, or that the grader never saw it finish."""
-    cells = {cell.id: cell for cell in ran.cells}
-    names = names or {}
+    its id): its error's message, or that it never ran."""
     failed = {}
     for cell_id in checks:
-        name = names.get(cell_id, cell_id)
-        cell = cells.get(cell_id)
-        if cell is None or secret + cell_id not in cell.source:
-            failed[name] = "missing or changed: keep the check cells as they are"
-            continue
-        errors = [out for out in cell.outputs if out.output_type == "error"]
-        printed = "".join(
-            out.get("text", "") for out in cell.outputs if out.output_type == "stream"
-        )
-        if errors:
-            error = errors[0]
+        name = (names or {}).get(cell_id, cell_id)
+        if cell_id not in ended:
+            failed[name] = "never ran: the notebook was stopped before it"
+        elif ended[cell_id]:
+            kind, message = ended[cell_id]
             # a failed assert says it in the lesson's words (reworded_check)
             why = (
-                error.evalue
-                if error.ename == "AssertionError" and error.evalue.strip()
-                else f"{error.ename}: {error.evalue}"
+                message
+                if kind == "AssertionError" and message.strip()
+                else f"{kind}: {message}"
             )
             failed[name] = shorten((why.strip().splitlines() or [""])[0])
-        elif secret + cell_id not in printed:
-            failed[name] = (
-                "did not run to the end: an error was hidden, or the cell was skipped"
-            )
     return failed
 
 
@@ -882,28 +899,28 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
                 "status": f"exports no bleu_lib/{module}.py: keep the #| export cells",
             }
         exported = {f"bleu_lib/{module}.py": library.encode()} if module else {}
-        kernel_workspace = tmp / "kernel"
-        write_files({**trusted["files"], **exported}, kernel_workspace)
-        secret = secrets.token_hex(16)
-        nbformat.write(
-            with_secrets(student, checks, secret),
-            kernel_workspace / "notebooks" / teacher_name,
-        )
-        ran = nbformat.read(kernel_workspace / "notebooks" / teacher_name, as_version=4)
+        # our notebook's checks, with our module calling the student's; new,
+        # unguessable folders
+        ours, theirs = (Path(tempfile.mkdtemp(dir=tmp)) for _ in range(2))
+        behind = behind_boundary(trusted["files"], module) if module else BOUNDARY
+        write_files({**trusted["files"], **behind}, ours)
+        write_files({**trusted["files"], **exported, **BOUNDARY}, theirs)
         try:
-            finished = run_notebook(ran, kernel_workspace, timeout)
-        except Exception as error:  # a dead kernel, a kernel that never started...
+            ended, finished = run_checks(
+                checker_cells(teacher, checks), student, (ours, theirs), module, timeout
+            )
+        except Exception as error:  # a process that never started...
             return {**result, "status": f"could not run ({type(error).__name__})"}
         names = check_names(teacher)
-        failed = failed_checks(ran, checks, secret, names)
+        failed = failed_checks(ended, checks, names)
         if not finished:
             result["status"] = (
-                f"a cell ran longer than {timeout} s: the kernel was stopped there"
+                f"a cell ran longer than {timeout} s: the notebook was stopped there"
             )
         passed, failed_tests, test_ids = 0, {}, {}
         if module:
-            # new, unguessable folders, written after the kernel ended: the tests run
-            # with our module, whose functions call the student's in a process of
+            # new, unguessable folders, written after the notebook ended: the tests
+            # run with our module, whose functions call the student's in a process of
             # their own (grader/boundary.py)
             tests_workspace = Path(tempfile.mkdtemp(dir=tmp))
             student_workspace = Path(tempfile.mkdtemp(dir=tmp))
@@ -1275,8 +1292,10 @@ def output_problem(option, path, folder=False):
     parent = path.absolute().parent
     if not parent.is_dir():
         return f"{option}: folder {parent} not found: create it first"
-    if not os.access(path if path.exists() else parent, os.W_OK | os.X_OK):
-        return f"{option}: cannot write into {parent} (permission denied)"
+    # a file is replaced by a rename in its folder; a folder's files are written in it
+    where = path if folder and path.exists() else parent
+    if not os.access(where, os.W_OK | os.X_OK):
+        return f"{option}: cannot write into {where} (permission denied)"
     return None
 
 

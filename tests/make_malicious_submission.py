@@ -16,10 +16,11 @@ Each is one way to cheat:
 - peek: end the exported module by running the teacher's own solution module in its
   place (a cell at the end);
 - links: hand in links to the teacher's solution notebooks instead of notebooks;
-- transform: have IPython rewrite every later cell that ends by printing a secret (the
-  grader's check cells) into that print alone: the checks "pass" without running. It
-  runs in the student's own kernel, where no check can stop it; the hidden tests call
-  the student's functions in a process of their own, out of its reach;
+- transform: have IPython rewrite every later cell that ends by printing a secret (as
+  the grader's check cells once did) into that print alone: the checks would "pass"
+  without running, were they run in the student's process;
+- equal: answers equal to anything (`==` always true), which no `==` check could fail,
+  were they checked in the student's process;
 - forge: an exported cell that writes pytest's report as all passed, and a hook that
   passes every test, into its folder and every folder beside it that it can find, then
   ends the run if pytest imported it; the hidden tests call it from a process of their
@@ -118,6 +119,16 @@ def print_the_secret(lines):
 
 
 get_ipython().input_transformers_post.append(print_the_secret)
+""",
+    "equal": """
+class Equal:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+answer_1 = answer_2 = Equal()  # the stubs below raise before they reassign them
 """,
     "forge": r"""#| export
 import glob, os, sys

@@ -1,8 +1,7 @@
 """The tricks of tests/make_malicious_submission.py fail their stage, the teacher's
-files stay as they were, the gradebook is the grader's, and student code runs isolated;
-except where the README's limit says otherwise (rewritten checks pass the stages that
-have no hidden tests). (A file of its own so that the parallel test processes share the
-grader's slowest tests; tests/test_classroom.py has the rest.)"""
+files stay as they were, the gradebook is the grader's, and student code runs isolated.
+(A file of its own so that the parallel test processes share the grader's slowest
+tests; tests/test_classroom.py has the rest.)"""
 
 import hashlib
 import json
@@ -24,7 +23,9 @@ from support import ROOT
 # --------------------------------------------------------------------------------------
 
 
-TRICKS = ["conftest", "silence", "write", "detach", "peek", "transform", "forge"]
+TRICKS = [
+    *["conftest", "silence", "write", "detach", "peek", "transform", "equal", "forge"]
+]
 # without strong isolation, these would really reach the repository (and be reported)
 REACHING = {"conftest", "write", "peek", "forge"}
 
@@ -69,19 +70,28 @@ def test_a_malicious_notebook_fools_nobody(tricked, trick):
     assert (
         report["passed"] == 0 and stage["status"] == "graded" and not stage["passed"]
     ), report
-    # the check cells raised, silently: the grader never saw them finish
-    if trick == "silence":
-        assert set(stage["failed_checks"].values()) == {
-            "did not run to the end: an error was hidden, or the cell was skipped"
-        }
+    # our checks ran in a process of their own, and saw the stubs raise
+    if trick in ("silence", "transform"):
+        assert (
+            all(
+                "Your turn" in why or "is not defined" in why
+                for why in stage["failed_checks"].values()
+            )
+            and len(stage["failed_checks"]) == stage["checks_total"]
+        ), stage
     # our solution module was not there to be read: the student's stubs were tested
     if trick == "peek":
         assert stage["tests_passed"] == 0 < stage["tests_total"], stage
-    # every check "passed" in the student's kernel, but the hidden tests, out of its
-    # reach, tested the stubs
-    if trick == "transform":
-        assert stage["checks_passed"] == stage["checks_total"] > 0, stage
-        assert stage["tests_passed"] == 0 < stage["tests_total"], stage
+    # only plain values cross to our checks: an object of the student's class does not
+    if trick == "equal":
+        failed = [
+            why for name, why in stage["failed_checks"].items() if "answer_" in name
+        ]
+        assert len(failed) == 2 and all(
+            f"answer_{i} cannot be checked: the checks take only plain values" in why
+            and "not __main__.Equal objects" in why
+            for i, why in enumerate(failed, 1)
+        ), stage
     # the student's module runs in a process of its own, apart from the hidden tests'
     # report: the tests saw the stubs raise
     if trick == "forge":
@@ -89,11 +99,10 @@ def test_a_malicious_notebook_fools_nobody(tricked, trick):
         assert all("Your turn" in why for why in stage["failed_tests"].values()), stage
 
 
-def test_what_no_hidden_test_guards_a_kernel_trick_can_pass(edition, tmp_path):
-    """The limit the README states: check cells run in the student's kernel. With
-    `transform` every check passes; stages 08 and 09 have no module, so no hidden test,
-    and pass with nothing done. Stage 01 still fails, `forge` or not: its hidden tests
-    call the student's functions in a process of their own."""
+def test_rewritten_checks_pass_no_stage(edition, tmp_path):
+    """`transform` rewrites check cells in the student's process; ours run in another:
+    stages 08 and 09, which have no hidden test, fail with their checks, as stage 01
+    does with its checks and its hidden tests, `forge` or not."""
     notebooks = [
         "01_ngrams.ipynb",
         "08_reporting_bleu.ipynb",
@@ -102,8 +111,8 @@ def test_what_no_hidden_test_guards_a_kernel_trick_can_pass(edition, tmp_path):
     folder = make(edition, tmp_path / "both", "transform+forge", notebooks=notebooks)
     stages = grade(folder, only=["01", "08", "09"], **FAST)["stages"]
     assert [s["notebook"] for s in stages] == notebooks
-    assert [s["passed"] for s in stages] == [False, True, True], stages
-    assert stages[0]["checks_passed"] == stages[0]["checks_total"], stages[0]
+    assert [s["passed"] for s in stages] == [False, False, False], stages
+    assert all(0 < len(s["failed_checks"]) for s in stages), stages
     assert stages[0]["tests_passed"] == 0 < stages[0]["tests_total"], stages[0]
 
 
