@@ -53,6 +53,7 @@ class Channel:
         self.reader = os.fdopen(read_fd, "r", encoding="utf-8")
         self.writer = os.fdopen(write_fd, "w", encoding="utf-8")
         self.local, self.lent, self.pid = local, {}, os.getpid()
+        self.ended = False  # the other side's process
 
     def send(self, message):
         self.writer.write(json.dumps(message) + "\n")
@@ -61,6 +62,7 @@ class Channel:
     def receive(self):
         line = self.reader.readline()
         if not line:
+            self.ended = True
             raise EOFError("the student's process ended")
         return json.loads(line)
 
@@ -341,7 +343,8 @@ def serve_notebook(module, cells_path, read_fd, write_fd):
 def check_notebook(cells_path, read_fd, write_fd, report_fd):
     """Run our notebook's cells ([id, source] in `cells_path`), in which
     `_grader_fetch(cell_id, names)` brings what the student's cell defines; write how
-    each cell ended to `report_fd`, a line of JSON as it starts and as it ends."""
+    each cell ended to `report_fd`, a line of JSON as it starts and as it ends, and at
+    the end whether the student's process ended first."""
     channel = Channel(int(read_fd), int(write_fd))
     CHANNEL["channel"] = channel  # the stage's module calls the student's through it
     report = os.fdopen(int(report_fd), "w", encoding="utf-8")
@@ -363,6 +366,7 @@ def check_notebook(cells_path, read_fd, write_fd, report_fd):
         print(json.dumps(["start", cell_id]), file=report, flush=True)
         ended = run_cell(shell, source)
         print(json.dumps(["end", cell_id, ended]), file=report, flush=True)
+    print(json.dumps(["done", channel.ended]), file=report, flush=True)
 
 
 class Uncheckable:

@@ -599,8 +599,8 @@ def run_checks(cells, student, workspaces, module, timeout):
     """Run `cells` (checker_cells) in the sandbox from the first of `workspaces`, and
     the student's notebook from the second, out of the first's sight, each in a process
     of its own (grader/boundary.py): how each cell ended, {id: None or [its error's
-    class, message]}, and False if one ran longer than `timeout` seconds (both processes
-    were stopped there)."""
+    class, message]}, and what kept the checks from running to the end, if anything (a
+    cell longer than `timeout` seconds stops both processes)."""
     ours, theirs = workspaces
     (ours / "cells.json").write_text(json.dumps(cells))
     code = [
@@ -650,21 +650,29 @@ def run_checks(cells, student, workspaces, module, timeout):
 
 def read_report(fd, timeout):
     """What our notebook's process reports on `fd` until it ends: {cell id: how it
-    ended}, and False if a cell ran longer than `timeout` seconds."""
-    ended, buffer, deadline = {}, b"", time.monotonic() + timeout
+    ended}, and what kept the checks from running to the end (None if nothing)."""
+    ended, buffer, problem = {}, b"", None
+    deadline = time.monotonic() + timeout
     while True:
         ready, _, _ = select.select([fd], [], [], max(0, deadline - time.monotonic()))
         if not ready:
-            return ended, False
+            return ended, (
+                f"a cell ran longer than {timeout} s: the notebook was stopped there"
+            )
         chunk = os.read(fd, 1 << 16)
         if not chunk:
-            return ended, True
+            return ended, problem
         *lines, buffer = (buffer + chunk).split(b"\n")
-        for event, cell_id, *how in map(json.loads, lines):
+        for event, *details in map(json.loads, lines):
             if event == "start":
                 deadline = time.monotonic() + timeout
-            else:
-                ended[cell_id] = how[0]
+            elif event == "end":
+                ended[details[0]] = details[1]
+            elif details[0]:  # done, the student's process ended first
+                problem = (
+                    "the notebook ended its own process (a crash, or os._exit): the "
+                    "checks after that could not call it"
+                )
 
 
 def failed_checks(ended, checks, names=None):
@@ -906,17 +914,14 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
         write_files({**trusted["files"], **behind}, ours)
         write_files({**trusted["files"], **exported, **BOUNDARY}, theirs)
         try:
-            ended, finished = run_checks(
+            ended, problem = run_checks(
                 checker_cells(teacher, checks), student, (ours, theirs), module, timeout
             )
         except Exception as error:  # a process that never started...
             return {**result, "status": f"could not run ({type(error).__name__})"}
         names = check_names(teacher)
         failed = failed_checks(ended, checks, names)
-        if not finished:
-            result["status"] = (
-                f"a cell ran longer than {timeout} s: the notebook was stopped there"
-            )
+        result["status"] = problem or result["status"]
         passed, failed_tests, test_ids = 0, {}, {}
         if module:
             # new, unguessable folders, written after the notebook ended: the tests

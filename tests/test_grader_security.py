@@ -72,12 +72,9 @@ def test_a_malicious_notebook_fools_nobody(tricked, trick):
     ), report
     # our checks ran in a process of their own, and saw the stubs raise
     if trick in ("silence", "transform"):
-        assert (
-            all(
-                "Your turn" in why or "is not defined" in why
-                for why in stage["failed_checks"].values()
-            )
-            and len(stage["failed_checks"]) == stage["checks_total"]
+        assert stage["checks_passed"] < stage["checks_total"] and all(
+            "Your turn" in why or "is not defined" in why
+            for why in stage["failed_checks"].values()
         ), stage
     # our solution module was not there to be read: the student's stubs were tested
     if trick == "peek":
