@@ -1,7 +1,7 @@
-"""grader/boundary.py: what crosses between the hidden tests and the student's process
-crosses exactly, calls go both ways, and a message can build nothing but data. (Grading
-through it: tests/test_classroom.py; the tricks it stops:
-tests/test_grader_security.py.)"""
+"""grader/boundary.py: what crosses between our process (the hidden tests, or our
+notebook's checks) and the student's crosses exactly, calls go both ways, and a message
+can build nothing but data. (Grading through it: tests/test_classroom.py; the tricks it
+stops: tests/test_grader_security.py.)"""
 
 import ast
 import importlib
@@ -17,9 +17,10 @@ import pytest
 
 from bleu_lib.agreement import PairCounts
 from bleu_lib.bleu_score import Precision
+from bleu_lib.metric import BLEU
 from bleu_lib.sentence import BleuStats
 from support import ROOT
-from grader.boundary import Channel, student_functions
+from grader.boundary import Channel, Uncheckable, student_functions
 from grader.classroom import stages
 
 
@@ -75,6 +76,8 @@ def test_a_nan_crosses():
         ["o", "builtins", "tuple", []],  # a class, but no named tuple
         ["D", "bleu_lib.metric", "BLEU", ["d", []]],  # a class, but no dataclass
         ["D", "bleu_lib.no_such_module", "X", ["d", []]],  # never imported for it
+        ["O", "__main__", "Equal", ["d", []]],  # a class the receiving side lacks
+        ["O", "subprocess", "Popen", ["d", []]],
         ["a", "|O", [1], "00" * 8],  # an array of objects
         ["x", 1],
     ],
@@ -109,6 +112,29 @@ def test_calls_go_both_ways_with_errors_and_warnings():
     with pytest.warns(UserWarning, match="careful"):
         assert tests.request("warns", (), {}) == 1
     serving.join()
+
+
+def test_an_object_of_our_class_crosses_with_its_attributes():
+    """A metric a student made (BLEU(tokenize="none"), stage 08's answer) is rebuilt in
+    our class from its attributes; its tokenizer, a function, calls back."""
+    tests, student = pipe_pair()
+    serving = threading.Thread(target=student.serve, daemon=True)
+    serving.start()
+    made = BLEU(tokenize="none")
+    back = tests.decode(student.encode(made))
+    line = "a b c d."
+    scores = [metric.corpus_score([line], [[line]]).score for metric in (back, made)]
+    assert type(back) is BLEU and scores[0] == scores[1] > 99
+    assert str(back.get_signature()) == str(made.get_signature())
+    tests.writer.close()  # the student's side ends
+    serving.join()
+
+
+def test_a_value_that_cannot_cross_says_why_wherever_it_is_used():
+    value = Uncheckable("answer_1 cannot be checked: not Equal objects")
+    for use in [lambda: value == 1, lambda: list(value), lambda: value.real, value]:
+        with pytest.raises(TypeError, match="not Equal objects"):
+            use()
 
 
 @pytest.mark.parametrize("module", [m for _, m in stages() if m])

@@ -60,6 +60,17 @@ def test_bad_options_are_refused_before_grading(
     assert message in refused(["grade", "notebooks", *options], capsys)
 
 
+def test_a_gradebook_from_an_earlier_run_may_be_replaced(tmp_path):
+    """The JSON gradebook is written private (0600) and replaced by a rename: grading
+    again to the same --json or --out needs only the folder to be writable."""
+    gradebook, grades = tmp_path / "grades.json", tmp_path / "grades"
+    gradebook.write_text("{}")
+    gradebook.chmod(0o600)
+    grades.mkdir()
+    assert classroom.output_problem("--json", gradebook) is None
+    assert classroom.output_problem("--out", grades, folder=True) is None
+
+
 def test_the_valid_stages_are_named_and_a_number_is_enough():
     assert stage_names(["3"]) == stage_names(["03"]) == ["03_brevity_penalty.ipynb"]
     assert stage_names(["12", "03_brevity_penalty", "1"]) == [
