@@ -8,8 +8,11 @@ alone), its own threat model.
     python -m grader.nbgrader_metadata [--check]
         write (or check) nbgrader's cell metadata in the stage notebooks
 
-- classroom.py: the student edition, and the grader: each stage in a fresh kernel, then
-  its hidden tests, the tests of tests/ marked `@pytest.mark.stage(name=MODULE)`;
+- classroom.py: the student edition, and the grader: each stage's checks (our notebook,
+  the student's beside it), then its hidden tests, the tests of tests/ marked
+  `@pytest.mark.stage(name=MODULE)`;
+- boundary.py: how our checks and tests call the student's code, in a process of its
+  own: only data crosses;
 - sandbox.py: how student code runs apart from the grader (Linux namespaces as root,
   else a session of its own);
 - nbgrader_metadata.py: the same cells, described for teachers who grade with nbgrader

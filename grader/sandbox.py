@@ -1,5 +1,5 @@
-"""Run untrusted code (a student's kernel, and the hidden tests that import a student's
-module) apart from the grader.
+"""Run untrusted code (a student's notebook and module) apart from the grader, and our
+checks and hidden tests apart from it.
 
 On Linux with util-linux's `unshare` and `setpriv`, the isolation is strong: each run
 gets
@@ -77,14 +77,10 @@ done
 mount -n -t proc proc /proc
 # the working directory, found again through the new mounts (the old one is read-only)
 cd "$PWD"
-set -- --inh-caps=-all --bounding-set=-all --no-new-privs -- "$@"
+# --pdeathsig: the run dies with unshare, which the grader kills to stop it (becoming
+# nobody clears the signal that unshare's --kill-child set)
+set -- --inh-caps=-all --bounding-set=-all --no-new-privs --pdeathsig KILL -- "$@"
 if [ -n "$user" ]; then
-    previous=
-    # a kernel's connection file (after -f), which Jupyter writes readable by its owner
-    for argument; do
-        if [ "$previous" = "-f" ]; then chown "$user:$user" "$argument"; fi
-        previous=$argument
-    done
     exec setpriv --reuid="$user" --regid="$user" --clear-groups "$@"
 fi
 # a user namespace: its root is the grader's user outside; without capabilities it can
@@ -166,7 +162,7 @@ def isolated(argv, workspace, hidden=(), mode=None, reach=()):
 # What a run must not do, tried inside the sandbox: prints "ok", or what went wrong.
 PROBE = """
 import os, sys
-import ipykernel, nltk, sacrebleu
+import IPython, nltk, sacrebleu
 outside, hidden = sys.argv[1:]
 try:
     open(os.path.join(outside, "written"), "w")

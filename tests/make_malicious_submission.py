@@ -8,8 +8,8 @@ to 01_ngrams.ipynb, except `links`, whose notebooks are links to our solution no
 Each is one way to cheat:
 - conftest: append a pytest hook that reports every test as passed to every
   tests/conftest.py it can reach;
-- silence: make the kernel swallow every error, so that failing check cells show
-  nothing;
+- silence: make IPython swallow every error, so that failing check cells would show
+  nothing, were they run in the student's process;
 - write: write a file into the teacher's own repository;
 - detach: start a process that outlives the notebook and keeps rewriting the --json
   gradebook as all passed;

@@ -177,11 +177,11 @@ def test_a_changed_repository_is_reported_and_fails_the_command(
     )
 
 
-def test_without_isolation_the_processes_a_kernel_started_are_killed(
+def test_without_isolation_the_processes_a_notebook_started_are_killed(
     edition, tmp_path, monkeypatch
 ):
-    """The weak isolation, as without util-linux or user namespaces: what the kernel
-    started dies with it (by its marker)."""
+    """The weak isolation, as without util-linux or user namespaces: what the student's
+    notebook started dies with it (by its marker)."""
     # the grading workers are forked: they see it too
     monkeypatch.setattr(sandbox, "isolation", lambda: "weak")
     gradebook = tmp_path / "gradebook.json"

@@ -5,6 +5,7 @@ this machine allows runs the malicious submission's `tamper` trick on one stage.
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,33 @@ def test_student_code_runs_without_network_privileges_or_our_files(tmp_path, mod
     user = sandbox.NOBODY if mode == "root" else 0
     # no file written, network unreachable (not refused), no capability
     assert printed == [f"{user} {venv} {kept}", "OSError", "['0000000000000000']"]
+
+
+@pytest.mark.parametrize("mode", sandbox.MODES)
+def test_a_run_stopped_from_outside_takes_its_processes_with_it(tmp_path, mode):
+    """The grader stops a run by killing the process it started (a cell that loops);
+    the student's code, a child of it in the sandbox, must die too. As root, changing to
+    nobody clears the parent-death signal that `unshare --kill-child` set."""
+    available(mode)
+    tmp_path.chmod(0o711)
+    workspace = sandbox.prepare(tmp_path / "workspace", mode)
+    marker = sandbox.new_marker()
+    loop = f"open('started', 'w').close()\nwhile True:  # {marker}\n    pass"
+    started = subprocess.Popen(
+        sandbox.isolated([sys.executable, "-c", loop], workspace, (), mode),
+        cwd=workspace,
+        env=sandbox.environment(workspace, marker),
+    )
+    for _ in range(100):  # until the loop runs
+        if (workspace / "started").exists():
+            break
+        time.sleep(0.1)
+    started.kill()
+    started.wait()
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-f", marker], capture_output=True).stdout
+    subprocess.run(["pkill", "-9", "-f", marker])  # should the test fail
+    assert (workspace / "started").exists() and not left, left
 
 
 def test_folders_under_one_locked_folder_are_all_kept(tmp_path):
