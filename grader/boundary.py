@@ -1,22 +1,17 @@
 """The student's functions behind a process boundary.
 
-The hidden tests of a stage run in one process with our module, whose functions call
-the student's in another process: only data crosses, as lines of JSON on two pipes. The
-student's code never runs where the tests and pytest's report are, so it cannot rewrite
-them. The grader copies this file into both workspaces as `student_boundary.py`:
+A stage is graded in two processes. Ours runs the stage's hidden tests, with our module
+whose functions call the student's, then our notebook, each of its solution cells
+replaced by a request for what the student's cell of that id defines. The student's runs
+the student's module, and the student's notebook as far as those requests need. Only
+data crosses, as lines of JSON on two pipes: the student's code never runs where the
+tests, the checks and their reports are, so it cannot rewrite them. The grader copies
+this file into both workspaces as `student_boundary.py`:
 
-    python student_boundary.py serve MODULE IN_FD OUT_FD    # the student's process
-
-and, in the tests' process, the stage's module ends with `replace_functions(globals())`.
-
-The check cells cross the same way. Our notebook runs in one process, each of its
-solution cells replaced by a request for what the student's cell of that id defines;
-the student's notebook runs in another, as far as those requests need:
-
-    python student_boundary.py check CELLS IN_FD OUT_FD REPORT_FD   # our notebook
+    python student_boundary.py check PLAN IN_FD OUT_FD REPORT_FD     # ours
     python student_boundary.py notebook MODULE CELLS IN_FD OUT_FD   # the student's
 
-The student's code cannot reach our checks, nor what they report.
+and, in ours, the stage's module ends with `replace_functions(globals())`.
 
 A value crosses as [tag, payload]: None, booleans, integers, floats (exactly, as
 hex), strings, bytes, lists, tuples, sets, dicts, Counters, Fractions, numeric NumPy
@@ -275,14 +270,15 @@ def remote(channel, name):
 
 
 # --- the student's side
-def serve(module, read_fd, write_fd):
-    "Answer calls to the functions of bleu_lib.`module` until the tests' process ends."
+def student_module(module):
+    """A function that finds a function of the student's bleu_lib.`module` by name; if
+    the module cannot be imported, every call says why, in the tests' report."""
     try:
         student = importlib.import_module(f"bleu_lib.{module}")
-    except BaseException as error:  # every call says why, in the tests' report
+    except BaseException as error:
         student = error
 
-    def local(name):
+    def function(name):
         if isinstance(student, BaseException):
             raise ImportError(
                 f"bleu_lib.{module} could not be imported: "
@@ -290,7 +286,7 @@ def serve(module, read_fd, write_fd):
             )
         return getattr(student, name)
 
-    Channel(int(read_fd), int(write_fd), local).serve()
+    return function
 
 
 # --- a notebook on each side
@@ -312,9 +308,9 @@ def run_cell(shell, source):
 
 
 def serve_notebook(module, cells_path, read_fd, write_fd):
-    """Run the student's notebook (code cells, [id, source], in `cells_path`) as far as
-    the checks ask, and answer calls for its values and functions, and for those of
-    bleu_lib.`module`."""
+    """Answer calls for the functions of the student's bleu_lib.`module`, and for the
+    values and functions of the student's notebook (code cells, [id, source], in
+    `cells_path`), run as far as the checks ask."""
     cells = json.loads(Path(cells_path).read_text(encoding="utf-8"))
     shell, ran = new_shell(), []
 
@@ -331,24 +327,38 @@ def serve_notebook(module, cells_path, read_fd, write_fd):
             raise NameError(f"name {name!r} is not defined")
         return shell.user_ns[name]
 
+    # imported first, as the hidden tests, which run first, would import it
+    function = student_module(module) if module else None
+
     def local(name):
         # names that no module can define
         if name in (" run", " value"):
             return run if name == " run" else value
-        return getattr(importlib.import_module(f"bleu_lib.{module}"), name)
+        return function(name)
 
     Channel(int(read_fd), int(write_fd), local).serve()
 
 
-def check_notebook(cells_path, read_fd, write_fd, report_fd):
-    """Run our notebook's cells ([id, source] in `cells_path`), in which
-    `_grader_fetch(cell_id, names)` brings what the student's cell defines; write how
-    each cell ended to `report_fd`, a line of JSON as it starts and as it ends, and at
-    the end whether the student's process ended first."""
+def check_notebook(plan_path, read_fd, write_fd, report_fd):
+    """Run the plan in `plan_path`: pytest's arguments for the hidden tests (if any),
+    then our notebook's cells ([id, source]), in which `_grader_fetch(cell_id, names)`
+    brings what the student's cell defines. Report on `report_fd`, a line of JSON each:
+    when the tests start and end, when each cell starts and how it ended, and at the
+    end whether the student's process ended first."""
+    plan = json.loads(Path(plan_path).read_text(encoding="utf-8"))
     channel = Channel(int(read_fd), int(write_fd))
     CHANNEL["channel"] = channel  # the stage's module calls the student's through it
     report = os.fdopen(int(report_fd), "w", encoding="utf-8")
+
+    def say(*event):
+        print(json.dumps(event), file=report, flush=True)
+
     shell = new_shell()
+    if plan["tests"]:
+        import pytest
+
+        say("tests")
+        say("tests ended", int(pytest.main(plan["tests"])))
 
     def fetch(cell_id, names):
         channel.request(" run", (cell_id,), {})
@@ -362,11 +372,10 @@ def check_notebook(cells_path, read_fd, write_fd, report_fd):
                 shell.user_ns[name] = Uncheckable(why)
 
     shell.user_ns["_grader_fetch"] = fetch
-    for cell_id, source in json.loads(Path(cells_path).read_text(encoding="utf-8")):
-        print(json.dumps(["start", cell_id]), file=report, flush=True)
-        ended = run_cell(shell, source)
-        print(json.dumps(["end", cell_id, ended]), file=report, flush=True)
-    print(json.dumps(["done", channel.ended]), file=report, flush=True)
+    for cell_id, source in plan["cells"]:
+        say("start", cell_id)
+        say("end", cell_id, run_cell(shell, source))
+    say("done", channel.ended)
 
 
 class Uncheckable:
@@ -393,7 +402,6 @@ if __name__ == "__main__":
     import student_boundary
 
     mode = {
-        "serve": student_boundary.serve,
         "notebook": student_boundary.serve_notebook,
         "check": student_boundary.check_notebook,
     }

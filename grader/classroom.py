@@ -595,22 +595,30 @@ def reworded_check(source):
     return CHECK_HELPERS + "\n" + ast.unparse(ast.fix_missing_locations(wrapped))
 
 
-def run_checks(cells, student, workspaces, module, timeout):
-    """Run `cells` (checker_cells) in the sandbox from the first of `workspaces`, and
-    the student's notebook from the second, out of the first's sight, each in a process
-    of its own (grader/boundary.py): how each cell ended, {id: None or [its error's
-    class, message]}, and what kept the checks from running to the end, if anything (a
-    cell longer than `timeout` seconds stops both processes)."""
+def run_stage(plan, student, workspaces, module, timeout, examples):
+    """Run `plan` (the hidden tests, if any, then our notebook: grader/boundary.py) in
+    the sandbox from the first of `workspaces`, and the student's module and notebook
+    from the second, out of the first's sight, each in a process of its own: how each
+    of our cells ended, {id: None or [its error's class, message]}, and what kept the
+    stage from running to the end, if anything (a cell longer than `timeout` seconds, or
+    tests longer than ten times that, stop both processes)."""
     ours, theirs = workspaces
-    (ours / "cells.json").write_text(json.dumps(cells))
+    (ours / "plan.json").write_text(json.dumps(plan))
     code = [
         [cell.id, cell.source] for cell in student.cells if cell.cell_type == "code"
     ]
     (theirs / "cells.json").write_text(json.dumps(code))
     to_student, from_student, report = os.pipe(), os.pipe(), os.pipe()
+    # only the plugin the tests need: loading every installed one (nbval, Jupyter...)
+    # takes seconds
+    tests = {
+        "BLEU_BOUNDARY": "on",
+        "BLEU_TEST_EXAMPLES": str(examples),
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    }
     runs = [
         (theirs, ["notebook", module or "", "../cells.json"], [ROOT, ours], {}),
-        (ours, ["check", "../cells.json"], [ROOT], {"BLEU_BOUNDARY": "on"}),
+        (ours, ["check", "../plan.json"], [ROOT], tests),
     ]
     fds = [
         (to_student[0], from_student[1]),
@@ -649,26 +657,29 @@ def run_checks(cells, student, workspaces, module, timeout):
 
 
 def read_report(fd, timeout):
-    """What our notebook's process reports on `fd` until it ends: {cell id: how it
-    ended}, and what kept the checks from running to the end (None if nothing)."""
-    ended, buffer, problem = {}, b"", None
+    """What our process reports on `fd` until it ends: {cell id: how it ended}, and
+    what kept the stage from running to the end (None if nothing)."""
+    ended, buffer, problem, running = {}, b"", None, "a cell"
     deadline = time.monotonic() + timeout
     while True:
         ready, _, _ = select.select([fd], [], [], max(0, deadline - time.monotonic()))
         if not ready:
+            limit = 10 * timeout if running == "the hidden tests" else timeout
             return ended, (
-                f"a cell ran longer than {timeout} s: the notebook was stopped there"
+                f"{running} ran longer than {limit} s: the stage was stopped there"
             )
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             return ended, problem
         *lines, buffer = (buffer + chunk).split(b"\n")
         for event, *details in map(json.loads, lines):
-            if event == "start":
-                deadline = time.monotonic() + timeout
+            if event in ("start", "tests ended"):
+                deadline, running = time.monotonic() + timeout, "a cell"
+            elif event == "tests":
+                deadline, running = time.monotonic() + 10 * timeout, "the hidden tests"
             elif event == "end":
                 ended[details[0]] = details[1]
-            elif details[0]:  # done, the student's process ended first
+            elif event == "done" and details[0]:  # the student's process ended first
                 problem = (
                     "the notebook ended its own process (a crash, or os._exit): the "
                     "checks after that could not call it"
@@ -710,103 +721,28 @@ def behind_boundary(files, module):
     return {f"bleu_lib/{module}.py": ours + tail, **BOUNDARY}
 
 
-def student_process(workspace, module, hidden, marker):
-    """The student's module, serving the hidden tests' calls from `workspace` in the
-    sandbox (`hidden` out of its sight): (the process, the tests' ends of the two
-    pipes)."""
-    to_student, from_student = os.pipe(), os.pipe()
-    sandbox.prepare(workspace)
-    fds = (to_student[0], from_student[1])
-    argv = [sys.executable, "student_boundary.py", "serve", module, *map(str, fds)]
-    process = subprocess.Popen(
-        sandbox.command(argv, workspace, hidden),
-        cwd=workspace,
-        pass_fds=fds,
-        env=sandbox.environment(workspace, marker),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for fd in fds:
-        os.close(fd)
-    return process, (from_student[0], to_student[1])
-
-
-def run_hidden_tests(workspaces, module, files, timeout, examples):
-    """The stage's hidden tests, the tests of `files` marked for `module`, run in the
-    sandbox from the first of `workspaces`, the student's module from the second:
-    (number passed, {test's name: why it failed}, {test's name: pytest's node id})."""
-    workspace, student_workspace = workspaces
-    if not files:
-        return (
-            0,
-            {
-                "(all)": (
-                    f"no test of tests/ is marked stage(name={module!r}): the stage "
-                    "has no hidden tests"
-                )
-            },
-            {},
-        )
-    # read before any student code runs in this workspace
-    docs = test_descriptions({name: (workspace / name).read_text() for name in files})
+def hidden_tests(workspace, module, files):
+    """pytest's arguments for the stage's hidden tests, the tests of `files` marked for
+    `module`, in `workspace` (its pytest.ini written)."""
     (workspace / "pytest.ini").write_text(
         "[pytest]\naddopts = -p no:cacheprovider\npythonpath = . tests\n"
         f"markers =\n    {STAGE_MARK}\n"
     )
-    sandbox.prepare(workspace)
-    argv = sandbox.command(
-        [
-            sys.executable,
-            "-s",
-            "-m",
-            "pytest",
-            "-q",
-            "-c",
-            "pytest.ini",
-            "--rootdir",
-            ".",
-            "--confcutdir",
-            ".",
-            "-p",
-            "hypothesis.extra.pytestplugin",
-            "--junitxml=report.xml",
-            "-m",
-            f"stage(name={module!r})",
-            *files,
-        ],
-        workspace,
-        [ROOT],
-    )
-    marker, student_marker = sandbox.new_marker(), sandbox.new_marker()
-    student, fds = student_process(
-        student_workspace, module, [ROOT, workspace], student_marker
-    )
-    # only the plugin the tests need: loading every installed one (nbval, Jupyter...)
-    # takes seconds
-    extra = {
-        "BLEU_TEST_EXAMPLES": str(examples),
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-        "BLEU_BOUNDARY": ",".join(map(str, fds)),
-    }
-    try:
-        subprocess.run(
-            argv,
-            cwd=workspace,
-            capture_output=True,
-            timeout=timeout,
-            pass_fds=fds,
-            env=sandbox.environment(workspace, marker, extra),
-        )
-    finally:
-        for fd in fds:
-            os.close(fd)
-        student.kill()
-        student.wait()
-        sandbox.end(marker)
-        sandbox.end(student_marker)
+    return [
+        *["-q", "-c", str(workspace / "pytest.ini"), "--rootdir", str(workspace)],
+        *["--confcutdir", str(workspace), "-p", "hypothesis.extra.pytestplugin"],
+        f"--junitxml={workspace / 'report.xml'}",
+        *["-m", f"stage(name={module!r})", *(str(workspace / name) for name in files)],
+    ]
+
+
+def tests_report(path, docs):
+    """What the hidden tests' JUnit report at `path` says: (number passed, {test's name:
+    why it failed}, {test's name: pytest's node id})."""
+    if not path.exists():
+        return 0, {"(all)": "the hidden tests did not finish"}, {}
     passed, failed, ids = 0, {}, {}
-    for case in ElementTree.parse(workspace / "report.xml").getroot().iter("testcase"):
+    for case in ElementTree.parse(path).getroot().iter("testcase"):
         problems = [
             child for child in case if child.tag in ("failure", "error", "skipped")
         ]
@@ -907,15 +843,20 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
                 "status": f"exports no bleu_lib/{module}.py: keep the #| export cells",
             }
         exported = {f"bleu_lib/{module}.py": library.encode()} if module else {}
-        # our notebook's checks, with our module calling the student's; new,
-        # unguessable folders
+        # new, unguessable folders: ours, where the tests and our notebook run with our
+        # module calling the student's, and the student's
         ours, theirs = (Path(tempfile.mkdtemp(dir=tmp)) for _ in range(2))
         behind = behind_boundary(trusted["files"], module) if module else BOUNDARY
         write_files({**trusted["files"], **behind}, ours)
         write_files({**trusted["files"], **exported, **BOUNDARY}, theirs)
+        files = hidden_test_files(trusted["files"], module) if module else []
+        plan = {
+            "tests": files and hidden_tests(ours, module, files),
+            "cells": checker_cells(teacher, checks),
+        }
         try:
-            ended, problem = run_checks(
-                checker_cells(teacher, checks), student, (ours, theirs), module, timeout
+            ended, problem = run_stage(
+                plan, student, (ours, theirs), module, timeout, examples
             )
         except Exception as error:  # a process that never started...
             return {**result, "status": f"could not run ({type(error).__name__})"}
@@ -923,32 +864,16 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
         failed = failed_checks(ended, checks, names)
         result["status"] = problem or result["status"]
         passed, failed_tests, test_ids = 0, {}, {}
-        if module:
-            # new, unguessable folders, written after the notebook ended: the tests
-            # run with our module, whose functions call the student's in a process of
-            # their own (grader/boundary.py)
-            tests_workspace = Path(tempfile.mkdtemp(dir=tmp))
-            student_workspace = Path(tempfile.mkdtemp(dir=tmp))
-            behind = behind_boundary(trusted["files"], module)
-            write_files({**trusted["files"], **behind}, tests_workspace)
-            write_files({**trusted["files"], **exported, **BOUNDARY}, student_workspace)
-            try:
-                files = hidden_test_files(trusted["files"], module)
-                passed, failed_tests, test_ids = run_hidden_tests(
-                    (tests_workspace, student_workspace),
-                    module,
-                    files,
-                    10 * timeout,
-                    examples,
-                )
-            except Exception as error:
-                passed, failed_tests = (
-                    0,
-                    {
-                        "(all)": "the hidden tests did not finish "
-                        f"({type(error).__name__})"
-                    },
-                )
+        if module and not files:
+            failed_tests = {
+                "(all)": f"no test of tests/ is marked stage(name={module!r}): the "
+                "stage has no hidden tests"
+            }
+        elif module:
+            sources = {name: trusted["files"][name].decode() for name in files}
+            passed, failed_tests, test_ids = tests_report(
+                ours / "report.xml", test_descriptions(sources)
+            )
     total = passed + len(failed_tests)
     return {
         **result,
