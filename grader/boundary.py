@@ -28,9 +28,9 @@ import json
 import os
 import sys
 import warnings
-from pathlib import Path
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 SCALARS = {type(None): "n", bool: "b", str: "s"}
 # what a student reads when a value cannot cross

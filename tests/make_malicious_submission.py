@@ -23,8 +23,8 @@ Each is one way to cheat:
   were they checked in the student's process;
 - forge: an exported cell that writes pytest's report as all passed, and a hook that
   passes every test, into its folder and every folder beside it that it can find, then
-  ends the run if pytest imported it; the hidden tests call it from a process of their
-  own, whose folder it cannot see. `transform+forge` hands in both;
+  ends the run if pytest imported it; the hidden tests call it in the student's
+  process, which cannot see their folder. `transform+forge` hands in both;
 - tamper: try to make the file systems writable again (as the sandbox's root, or in a
   user namespace of its own), then append to the teacher's tests/test_differential.py
   and tests/conftest.py and write a file into the repository.
