@@ -785,11 +785,10 @@ def failure_message(problem):
     what it got, and on what example."""
     why = (problem.get("message") or problem.tag).strip().splitlines()[0]
     report = problem.text or ""
-    # pytest marks the failing line
-    marked = [line[1:].strip() for line in report.splitlines() if line.startswith(">")]
-    if marked and marked[-1].startswith("assert "):
+    statement = failed_statement(report.splitlines())
+    if statement.startswith("assert "):
         why = (
-            f"{marked[-1]} failed: "
+            f"{statement} failed: "
             f"{why.removeprefix('AssertionError: ').removeprefix('assert ')}"
         )
     # Hypothesis's input
@@ -801,6 +800,25 @@ def failure_message(problem):
             line.removeprefix("E").strip() for line in example[1].splitlines()
         ).strip(" ,")
     return shorten(why)
+
+
+def failed_statement(lines):
+    """The statement that failed, on one line, from pytest's report: the line it marks
+    with ">" and those that go on with it, up to its "E" lines; an assert's condition
+    without the brackets that let it span lines."""
+    marked = [i for i, line in enumerate(lines) if line.startswith(">")]
+    if not marked:
+        return ""
+    statement = [lines[marked[-1]][1:]]
+    for line in lines[marked[-1] + 1 :]:
+        if line.startswith("E") or not line.strip():
+            break
+        statement.append(line)
+    code = " ".join(" ".join(statement).split())
+    tree = parsed(code)
+    if len(tree.body) == 1 and isinstance(tree.body[0], ast.Assert):
+        return f"assert {ast.unparse(tree.body[0].test)}"
+    return code
 
 
 def shorten(text, width=400):

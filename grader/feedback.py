@@ -137,8 +137,8 @@ def feedback_page(student, report):
             f"<style>{STYLE}</style></head><body>",
             f"<h1>Feedback for {text(student)}</h1>",
             f"<p>Stages passed: <strong>{report['passed']} of "
-            f"{report['stages_total']}</strong>. A stage passes when every check cell "
-            "of its notebook runs to its end and every hidden test passes.</p>",
+            f"{report['stages_total']}</strong>. A stage passes when every check of "
+            "its notebook and every hidden test passes.</p>",
             "<table><tr><th>stage</th><th>checks</th><th>hidden tests</th>"
             "<th>result</th></tr>",
             *rows,

@@ -4,6 +4,7 @@ these gradings beside its own."""
 
 import re
 import shutil
+from xml.etree import ElementTree
 
 import nbformat
 import pytest
@@ -109,3 +110,24 @@ def test_missing_unreadable_crashing_and_looping_notebooks_are_reported(
         r"a cell ran longer than 5 s", status["05"]
     )
     assert report["passed"] == 0
+
+
+def test_a_hidden_test_s_assert_over_several_lines_is_quoted_whole():
+    """pytest marks only the first line of an assert that spans lines: the message
+    quotes the whole condition, as the test wrote it, not `assert (`."""
+    report = (
+        "def test_counts(hyp):\n"
+        ">       assert (\n"
+        "            ngram_counts(hyp, 1) == Counter({('a',): 1})\n"
+        "        )\n"
+        "E       AssertionError: assert Counter() == Counter({('a',): 1})\n"
+        "E         Right contains 1 more item:\n"
+    )
+    failure = ElementTree.Element(
+        "failure", message="AssertionError: assert Counter() == Counter({('a',): 1})"
+    )
+    failure.text = report
+    assert classroom.failure_message(failure) == (
+        "assert ngram_counts(hyp, 1) == Counter({('a',): 1}) failed: "
+        "Counter() == Counter({('a',): 1})"
+    )
