@@ -26,14 +26,14 @@ the installed bleu_lib, so each stage can be done on its own.
 
 The grader grades each stage (a notebook with marked regions) on its own: it exports the
 student's notebook into a copy of bleu_lib in which only that stage's module is the
-student's; runs our notebook, its check cells included, in one process, and the
-student's notebook in another, which our solution cells ask for what the student's
-define (grader/boundary.py); and runs the stage's hidden tests, whose calls to the
-stage's module cross to the student's in the same way: the tests of tests/ that carry
-the mark `stage` with the stage's module for name, such as
-`@pytest.mark.stage(name="brevity")`. A stage passes when every check cell of our
-notebook runs without error and every hidden test passes. Missing, unreadable, failing
-or looping notebooks are reported as such.
+student's. In a process of ours it runs the stage's hidden tests, the tests of tests/
+that carry the mark `stage` with the stage's module for name, such as
+`@pytest.mark.stage(name="brevity")`, then our notebook, its check cells included; the
+student's module and notebook run in a process of their own, which our module's
+functions and our solution cells call for what the student's define
+(grader/boundary.py). A stage passes when every check cell of our notebook runs without
+error and every hidden test passes. Missing, unreadable, failing or looping notebooks
+are reported as such.
 
 Student code is untrusted: everything the verdict depends on (our notebooks, bleu_lib,
 tests, data) is read before it runs; the student's code runs in the sandbox
@@ -706,13 +706,14 @@ def failed_checks(ended, checks, names=None):
     return failed
 
 
-# the boundary between the hidden tests and the student's code, in both workspaces
+# the boundary between our process and the student's, in both workspaces
 BOUNDARY = {"student_boundary.py": (ROOT / "grader" / "boundary.py").read_bytes()}
 
 
 def behind_boundary(files, module):
     """Our bleu_lib/`module`.py, its functions replaced by calls to the student's (in
-    the student's process), and the boundary's code: what the hidden tests import."""
+    the student's process), and the boundary's code: what the hidden tests and our
+    notebook import."""
     ours = files[f"bleu_lib/{module}.py"]
     tail = (
         b"\n\nimport student_boundary  # noqa: E402\n\n"
