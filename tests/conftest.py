@@ -27,10 +27,11 @@ settings.register_profile(
 settings.load_profile("bleu")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def edition(tmp_path_factory):
     """The student edition of our notebooks, as the grader's tests hand it in
-    (test_classroom, test_grader_security)."""
+    (test_classroom, test_grader_security...): built once per test process, read only
+    (a test that changes it works on a copy)."""
     # here: the grader's sandbox runs the hidden tests without grader/
     from grader.classroom import student_edition
 

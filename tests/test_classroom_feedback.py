@@ -98,7 +98,8 @@ def test_missing_unreadable_crashing_and_looping_notebooks_are_reported(
     (broken / "notebooks" / "02_modified_precision.ipynb").write_text("not a notebook")
     for name, code in [
         ("03_brevity_penalty.ipynb", "import os\nos._exit(1)"),
-        ("05_corpus_bleu.ipynb", "while True:\n    pass"),
+        # a loop that waits: it spends no CPU while the timeout runs out
+        ("05_corpus_bleu.ipynb", "import time\nwhile True:\n    time.sleep(0.1)"),
     ]:
         nb = nbformat.read(broken / "notebooks" / name, as_version=4)
         nb.cells.insert(2, nbformat.v4.new_code_cell(code))

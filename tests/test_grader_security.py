@@ -98,19 +98,15 @@ def test_a_malicious_notebook_fools_nobody(tricked, trick):
 
 def test_rewritten_checks_pass_no_stage(edition, tmp_path):
     """`transform` rewrites check cells in the student's process; ours run in another:
-    stages 08 and 09, which have no hidden test, fail with their checks, as stage 01
-    does with its checks and its hidden tests, `forge` or not."""
-    notebooks = [
-        "01_ngrams.ipynb",
-        "08_reporting_bleu.ipynb",
-        "09_why_libraries_differ.ipynb",
-    ]
+    stages 08 and 09, which have no hidden test, fail with their checks. (Stage 01
+    fails with `transform`, and with `forge`, in the class above.)"""
+    notebooks = ["08_reporting_bleu.ipynb", "09_why_libraries_differ.ipynb"]
     folder = make(edition, tmp_path / "both", "transform+forge", notebooks=notebooks)
-    stages = grade(folder, only=["01", "08", "09"], **FAST)["stages"]
+    stages = grade(folder, only=["08", "09"], **FAST)["stages"]
     assert [s["notebook"] for s in stages] == notebooks
-    assert [s["passed"] for s in stages] == [False, False, False], stages
-    assert all(0 < len(s["failed_checks"]) for s in stages), stages
-    assert stages[0]["tests_passed"] == 0 < stages[0]["tests_total"], stages[0]
+    assert not any(s["passed"] for s in stages) and all(
+        s["failed_checks"] for s in stages
+    ), stages
 
 
 def test_the_tricks_leave_the_repository_and_the_gradebook_as_the_grader_made_them(
