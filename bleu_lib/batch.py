@@ -19,6 +19,7 @@ __all__ = [
     "local_ids",
     "shared_tokens",
     "shared_spans",
+    "one_reference_matches",
     "closest_ref_lens",
     "numbered",
     "sequence_tags",
@@ -181,6 +182,19 @@ def shared_spans(shared, lengths):
     return np.minimum(stops, ends) - positions
 
 
+# %% ../notebooks/A11_batch_counting.ipynb #b22
+def one_reference_matches(keys, n_hyps):
+    """clipped_matches when each segment has one hypothesis and one reference (slot
+    bits 1): per n-gram, the smaller of its two neighbouring runs' counts."""
+    starts, counts = runs(keys)
+    key = keys[starts]
+    # the hypothesis's run (slot 0) followed by the same n-gram's in the reference
+    pair = (np.diff(key) == 1) & (key[:-1] & 1 == 0)
+    matched = np.minimum(counts[:-1], counts[1:])[pair]
+    hyp = (key[:-1][pair] >> 1) & ((1 << bits(n_hyps)) - 1)
+    return np.bincount(hyp, weights=matched, minlength=n_hyps).astype(np.int64)
+
+
 # %% ../notebooks/A11_batch_counting.ipynb #b24
 def closest_ref_lens(hyp_lens, ref_lens, refs_per_hyp):
     """Each hypothesis's closest reference length, ties to the shorter (notebook 03's
@@ -256,7 +270,11 @@ def statistics_rows(
         if n > 1:
             codes, size = next_codes(codes, size, local, n, base)
         keys = sorted_keys(codes, spans[: len(codes)] >= n, tags, tag_bits)
-        rows[:, 1 + n] = clipped_matches(keys, slot_bits, per_segment)
+        rows[:, 1 + n] = (
+            one_reference_matches(keys, n_hyps)
+            if slot_bits == 1  # one hypothesis and one reference a segment
+            else clipped_matches(keys, slot_bits, per_segment)
+        )
     rows[:, 2 + max_order :] = np.maximum(hyp_lens[:, None] - np.arange(max_order), 0)
     return rows
 
