@@ -189,7 +189,7 @@ def one_reference_matches(keys, n_hyps):
     starts, counts = runs(keys)
     key = keys[starts]
     # the hypothesis's run (slot 0) followed by the same n-gram's in the reference
-    pair = (np.diff(key) == 1) & (key[:-1] & 1 == 0)
+    pair = (np.diff(key) == 1) & ((key[:-1] & 1) == 0)
     matched = np.minimum(counts[:-1], counts[1:])[pair]
     hyp = (key[:-1][pair] >> 1) & ((1 << bits(n_hyps)) - 1)
     return np.bincount(hyp, weights=matched, minlength=n_hyps).astype(np.int64)
