@@ -24,7 +24,14 @@ from support import ROOT
 
 
 TRICKS = [
-    *["conftest", "silence", "write", "detach", "peek", "transform", "equal", "forge"]
+    "conftest",
+    "silence",
+    "write",
+    "detach",
+    "peek",
+    "transform",
+    "equal",
+    "forge",
 ]
 # without strong isolation, these would really reach the repository (and be reported)
 REACHING = {"conftest", "write", "peek", "forge"}
