@@ -139,13 +139,17 @@ class Channel:
             return ["q", kind.__module__, kind.__qualname__, *numbers]
         if kind.__module__ == "numpy" and value.dtype.kind in "biuf":
             return ["a", value.dtype.str, list(value.shape), value.tobytes().hex()]
-        if is_ours(kind) and hasattr(value, "_fields"):
+        if is_ours(kind.__module__) and hasattr(value, "_fields"):
             fields = [self.encode(item) for item in value]
             return ["o", kind.__module__, kind.__qualname__, fields]
-        if is_ours(kind) and dataclasses.is_dataclass(value):
+        if is_ours(kind.__module__) and dataclasses.is_dataclass(value):
             fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
             return ["D", kind.__module__, kind.__qualname__, self.encode(fields)]
-        if is_ours(kind) and not callable(value) and hasattr(value, "__dict__"):
+        if (
+            is_ours(kind.__module__)
+            and not callable(value)
+            and hasattr(value, "__dict__")
+        ):
             return ["O", kind.__module__, kind.__qualname__, self.encode(vars(value))]
         if callable(value):
             self.lent[len(self.lent)] = value
@@ -209,10 +213,10 @@ def is_ngram_count(item):
     )
 
 
-def is_ours(kind):
-    """A class of bleu_lib's, or one a notebook's cell defined: on the other side, the
-    class of the same name stands for it."""
-    return kind.__module__.startswith("bleu_lib.") or kind.__module__ == "__main__"
+def is_ours(module):
+    """A module of bleu_lib's, or the notebook's (`__main__`): on the other side, its
+    class of the same name stands for a class of it."""
+    return module.startswith("bleu_lib.") or module == "__main__"
 
 
 def found(module, name, base, default, shape=inspect.isclass):
@@ -221,9 +225,7 @@ def found(module, name, base, default, shape=inspect.isclass):
     crosses) and loaded already (nothing is imported for a message), the class a
     subclass of `base` and `shape(class)` true; else `default` (None: an error)."""
     kind = None
-    if module in ("builtins", "fractions", "__main__") or module.startswith(
-        "bleu_lib."
-    ):
+    if module in ("builtins", "fractions") or is_ours(module):
         kind = getattr(sys.modules.get(module), name, None)
     if inspect.isclass(kind) and issubclass(kind, base) and shape(kind):
         return kind

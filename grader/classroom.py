@@ -659,12 +659,12 @@ def run_stage(plan, student, workspaces, module, timeout, examples):
 def read_report(fd, timeout):
     """What our process reports on `fd` until it ends: {cell id: how it ended}, and
     what kept the stage from running to the end (None if nothing)."""
-    ended, buffer, problem, running = {}, b"", None, "a cell"
-    deadline = time.monotonic() + timeout
+    ended, buffer, problem = {}, b"", None
+    running, limit = "a cell", timeout  # what runs now, and for how long it may
+    deadline = time.monotonic() + limit
     while True:
         ready, _, _ = select.select([fd], [], [], max(0, deadline - time.monotonic()))
         if not ready:
-            limit = 10 * timeout if running == "the hidden tests" else timeout
             return ended, (
                 f"{running} ran longer than {limit} s: the stage was stopped there"
             )
@@ -673,10 +673,13 @@ def read_report(fd, timeout):
             return ended, problem
         *lines, buffer = (buffer + chunk).split(b"\n")
         for event, *details in map(json.loads, lines):
-            if event in ("start", "tests ended"):
-                deadline, running = time.monotonic() + timeout, "a cell"
-            elif event == "tests":
-                deadline, running = time.monotonic() + 10 * timeout, "the hidden tests"
+            if event in ("start", "tests ended", "tests"):
+                running, limit = (
+                    ("the hidden tests", 10 * timeout)
+                    if event == "tests"
+                    else ("a cell", timeout)
+                )
+                deadline = time.monotonic() + limit
             elif event == "end":
                 ended[details[0]] = details[1]
             elif event == "done" and details[0]:  # the student's process ended first
@@ -870,7 +873,7 @@ def grade_stage(teacher_name, submission, trusted, timeout=60, examples=30):
         write_files({**trusted["files"], **exported, **BOUNDARY}, theirs)
         files = hidden_test_files(trusted["files"], module) if module else []
         plan = {
-            "tests": files and hidden_tests(ours, module, files),
+            "tests": hidden_tests(ours, module, files) if files else None,
             "cells": checker_cells(teacher, checks),
         }
         try:
