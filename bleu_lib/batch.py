@@ -7,6 +7,7 @@ bit."""
 # %% auto #0
 __all__ = [
     "KEY_BITS",
+    "PIECE_TOKENS",
     "BatchSettings",
     "bits",
     "remaining",
@@ -16,6 +17,7 @@ __all__ = [
     "runs",
     "sorted_keys",
     "clipped_matches",
+    "sorted_order",
     "local_ids",
     "shared_tokens",
     "shared_spans",
@@ -25,6 +27,8 @@ __all__ = [
     "sequence_tags",
     "each_hypothesis_refs",
     "statistics_rows",
+    "piece_starts",
+    "rows_by_piece",
     "is_id",
     "id_array",
     "sequence_error",
@@ -50,7 +54,7 @@ __all__ = [
 from array import array
 from collections import namedtuple
 from collections.abc import Iterable, Mapping, Set
-from itertools import chain
+from itertools import chain, pairwise
 from numbers import Integral
 
 import numpy as np
@@ -141,6 +145,18 @@ def clipped_matches(keys, slot_bits, hyps_per_segment):
 
 
 # %% ../notebooks/A11_batch_counting.ipynb #b20
+def sorted_order(keys):
+    """np.argsort(keys), and the keys in that order. Where a key and its position fit
+    in one int64 together, one np.sort of both packed does it: a plain sort moves only
+    numbers, and is faster than an argsort."""
+    position_bits = bits(len(keys))
+    if bits(int(keys.max(initial=0)) + 1) + position_bits <= KEY_BITS:
+        packed = np.sort((keys << position_bits) | np.arange(len(keys)))
+        return packed & ((1 << position_bits) - 1), packed >> position_bits
+    order = np.argsort(keys)
+    return order, keys[order]
+
+
 def local_ids(ids, owner, n_owners):
     """Each id renumbered 0, 1, 2... within its owner (a segment: its hypotheses and
     references): (that number, and the (owner, id) pair's number among all pairs of the
@@ -148,16 +164,16 @@ def local_ids(ids, owner, n_owners):
     if bits(int(ids.max(initial=0)) + 1) + bits(n_owners) > KEY_BITS:
         ids = dense_codes(ids)[0]  # ids far apart: 0.. first, fewer than the tokens
     id_bits = bits(int(ids.max(initial=0)) + 1)
-    order = np.argsort((owner << id_bits) | ids)
-    ordered = (owner[order] << id_bits) | ids[order]
+    order, ordered = sorted_order((owner << id_bits) | ids)
     is_new = np.zeros(len(ids), dtype=np.int64)
     is_new[runs(ordered)[0]] = 1
+    numbers = np.cumsum(is_new) - 1  # each token's pair number, in sorted order
     pair = np.empty_like(ids)
-    pair[order] = np.cumsum(is_new) - 1
+    pair[order] = numbers
     # an owner's first pair: where its tokens start, in sorted order
     owner_starts = runs(ordered >> id_bits)[0]
     first_pair = np.zeros(n_owners, dtype=np.int64)
-    first_pair[owner[order][owner_starts]] = pair[order][owner_starts]
+    first_pair[ordered[owner_starts] >> id_bits] = numbers[owner_starts]
     return pair - first_pair[owner], pair
 
 
@@ -277,6 +293,56 @@ def statistics_rows(
         )
     rows[:, 2 + max_order :] = np.maximum(hyp_lens[:, None] - np.arange(max_order), 0)
     return rows
+
+
+# %% ../notebooks/A11_batch_counting.ipynb #p02
+# about 65,536 tokens a piece: a piece's arrays, a few int64s a token, fit in a cache
+PIECE_TOKENS = 2**16
+
+
+def piece_starts(tokens, piece_tokens):
+    """The first segment of each piece, for segments of `tokens` tokens each, in order:
+    a piece ends where the tokens so far reach the next multiple of piece_tokens.
+    piece_starts([3, 3, 3], 4) -> [0, 2]."""
+    before = np.cumsum(tokens) - tokens
+    return np.flatnonzero(np.diff(before // piece_tokens, prepend=-1))
+
+
+def rows_by_piece(
+    hyp_ids,
+    hyp_lens,
+    ref_ids,
+    ref_lens,
+    refs_per_hyp,
+    max_order,
+    hyps_per_segment=None,
+    piece_tokens=PIECE_TOKENS,
+):
+    """statistics_rows's rows, counted piece by piece (whole segments of about
+    piece_tokens tokens each)."""
+    per_segment = (
+        np.ones(len(hyp_lens), np.int64)
+        if hyps_per_segment is None
+        else hyps_per_segment
+    )
+    # where each segment's hypotheses and references start, and their tokens
+    hyp_at, ref_at = np.r_[0, np.cumsum(per_segment)], np.r_[0, np.cumsum(refs_per_hyp)]
+    hyp_token_at = np.r_[0, np.cumsum(hyp_lens)][hyp_at]
+    ref_token_at = np.r_[0, np.cumsum(ref_lens)][ref_at]
+    starts = piece_starts(np.diff(hyp_token_at + ref_token_at), piece_tokens)
+    pieces = [
+        statistics_rows(
+            hyp_ids[hyp_token_at[a] : hyp_token_at[b]],
+            hyp_lens[hyp_at[a] : hyp_at[b]],
+            ref_ids[ref_token_at[a] : ref_token_at[b]],
+            ref_lens[ref_at[a] : ref_at[b]],
+            refs_per_hyp[a:b],
+            max_order,
+            per_segment[a:b],
+        )
+        for a, b in pairwise(np.r_[starts, len(per_segment)])
+    ]
+    return np.concatenate(pieces or [np.zeros((0, 2 + 2 * max_order), np.int64)])
 
 
 # %% ../notebooks/A11_batch_counting.ipynb #b30
@@ -516,7 +582,7 @@ def batch_statistics(hypotheses, references, max_ngram_order=4, *, pad_id=None):
         raise TypeError(f"pad_id must be an integer id or None, not {describe(pad_id)}")
     hyp_ids, hyp_lens = hypothesis_ids(hypotheses, pad_id)
     ref_ids, ref_lens, per_hyp = reference_ids(references, len(hyp_lens), pad_id)
-    return statistics_rows(hyp_ids, hyp_lens, ref_ids, ref_lens, per_hyp, max_order)
+    return rows_by_piece(hyp_ids, hyp_lens, ref_ids, ref_lens, per_hyp, max_order)
 
 
 def sentence_bleu_batch(
@@ -563,7 +629,7 @@ def cached_rows(metric, chunk):
     firsts = np.asarray(cache.firsts[start : start + len(segments) + 1], np.int64)
     bounds = np.asarray(cache.bounds[firsts[0] : firsts[-1] + 1], np.int64)
     ref_ids = np.asarray(cache.ids[bounds[0] : bounds[-1]], np.int64)
-    rows = statistics_rows(
+    rows = rows_by_piece(
         np.asarray(ids, np.int64),
         np.asarray(lengths, np.int64),
         ref_ids,
@@ -599,7 +665,7 @@ def token_rows(hyps, refs, max_order):
 
     per_hyp = np.fromiter(map(len, refs), np.int64, len(refs))
     flat_refs = list(chain.from_iterable(refs))
-    return statistics_rows(*ids(hyps), *ids(flat_refs), per_hyp, max_order)
+    return rows_by_piece(*ids(hyps), *ids(flat_refs), per_hyp, max_order)
 
 
 def count_segments(metric, chunk, keep_rows=False):

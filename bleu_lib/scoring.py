@@ -243,8 +243,10 @@ def smoothed_percents(method, smooth_value, correct, total):
 def floored_logs(values):
     """log_or_floor of each value of a float64 array, with math.log as SacreBLEU calls
     it."""
-    logs = values.copy()
-    logs.flat = [log_or_floor(value) for value in values.ravel().tolist()]
+    logs, zero = values.copy(), values == 0
+    logs[zero] = log_or_floor(0.0)
+    # map calls math.log directly: a Python function per value would cost more
+    logs[~zero] = list(map(math.log, values[~zero].tolist()))
     return logs
 
 
@@ -261,14 +263,13 @@ def brevity_penalties(hyp_lens, ref_lens):
     # here, not at the top: a score without resampling needs no NumPy
     import numpy as np
 
-    pairs, inverse = np.unique(
-        np.stack([hyp_lens, ref_lens], axis=1).astype(np.int64),
-        axis=0,
-        return_inverse=True,
-    )
-    return np.array([sacrebleu_brevity_penalty(c, r) for c, r in pairs.tolist()])[
-        inverse.ravel()
-    ]
+    hyp_lens, ref_lens = hyp_lens.astype(np.int64), ref_lens.astype(np.int64)
+    # each pair (c, r) as one number, c * width + r: np.unique is fastest on numbers
+    width = int(ref_lens.max(initial=0)) + 1
+    pairs, inverse = np.unique(hyp_lens * width + ref_lens, return_inverse=True)
+    return np.array(
+        [sacrebleu_brevity_penalty(*divmod(pair, width)) for pair in pairs.tolist()]
+    )[inverse]
 
 
 # %% ../notebooks/A3_sacrebleu_interface.ipynb #c12f

@@ -15,6 +15,7 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import BLEU, batch_statistics, corpus_bleu, sentence_bleu_batch
+from bleu_lib.batch import PIECE_TOKENS, rows_by_piece, statistics_rows
 from bleu_lib.engine import segment_row
 from bleu_lib.smoothing import length_counts
 from bleu_lib.smoothing_registry import SMOOTHING, named_methods, register
@@ -107,6 +108,47 @@ def random_batch(rng, size, vocab):
         for k in rng.integers(1, 4, size)
     ]
     return hyps, refs
+
+
+def as_arrays(sequences):
+    "int64 ids end to end, and the lengths."
+    ids = np.array([t for s in sequences for t in s], dtype=np.int64)
+    return ids, np.array([len(s) for s in sequences], dtype=np.int64)
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(ids, min_size=1, max_size=3), st.lists(ids, min_size=1, max_size=3)
+        ),
+        max_size=8,
+    ),
+    st.integers(1, 40),
+    st.integers(1, 5),
+)
+def test_pieces_of_any_size_give_the_rows_of_the_whole_batch(
+    segments, piece_tokens, order
+):
+    """rows_by_piece (what batch_statistics, the paired tests and corpus_score call)
+    counts whole segments of about piece_tokens tokens at a time: the rows of
+    statistics_rows on the whole batch, segments of several hypotheses included."""
+    hyps = [hyp for seg_hyps, _ in segments for hyp in seg_hyps]
+    refs = [ref for _, seg_refs in segments for ref in seg_refs]
+    per_segment = np.array([len(h) for h, _ in segments], dtype=np.int64)
+    refs_per_segment = np.array([len(r) for _, r in segments], dtype=np.int64)
+    arrays = (*as_arrays(hyps), *as_arrays(refs), refs_per_segment, order)
+    pieces = rows_by_piece(*arrays, per_segment, piece_tokens)
+    assert pieces.tolist() == statistics_rows(*arrays, per_segment).tolist()
+
+
+def test_a_batch_past_one_piece_is_the_scalar_engines():
+    "A batch of several pieces of batch.PIECE_TOKENS tokens: engine.segment_row's rows."
+    hyps, refs = random_batch(np.random.default_rng(31), 4_000, 20)
+    tokens = sum(map(len, hyps)) + sum(len(r) for hyp_refs in refs for r in hyp_refs)
+    assert tokens > 2 * PIECE_TOKENS
+    rows = batch_statistics(hyps, refs).tolist()
+    assert rows == [segment_row(hyp, hyp_refs, 4) for hyp, hyp_refs in zip(hyps, refs)]
 
 
 # SacreBLEU's method -> NLTK's SmoothingFunction method with the same rule (notebook 07)
