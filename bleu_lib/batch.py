@@ -357,18 +357,27 @@ def is_id(value):
 
 def id_array(values):
     "`values` as a flat int64 array, or None unless they are integers that fit one."
+    if isinstance(values, (list, tuple)):
+        types = set(map(type, values))
+        if bool in types or np.bool_ in types:  # NumPy would read True as 1
+            return None
+        if types <= {int}:  # plain ints, the usual case: array("q") is quickest
+            try:
+                return np.frombuffer(array("q", values), np.int64)
+            except OverflowError:  # 2**63 or more, or below -2**63
+                return None
     try:
-        array = np.asarray(values)
+        ids = np.asarray(values)
     except (TypeError, ValueError, OverflowError):  # ragged nesting, huge integers
         return None
-    if array.ndim != 1 or array.dtype == bool:
+    if ids.ndim != 1 or ids.dtype == bool:
         return None
-    if array.size and array.dtype.kind not in "iu":  # floats, strings, objects
+    if ids.size and ids.dtype.kind not in "iu":  # floats, strings, objects
         return None
     # subtle: uint64 ids from 2**63 on would wrap round to negative numbers
-    if array.dtype == np.uint64 and array.size and array.max() >= 2**63:
+    if ids.dtype == np.uint64 and ids.size and ids.max() >= 2**63:
         return None
-    return array.astype(np.int64, copy=False)
+    return ids.astype(np.int64, copy=False)
 
 
 def sequence_error(sequence, name):

@@ -1121,6 +1121,12 @@ BATCH_API = [
         TypeError,
         "hypotheses[0][0] is int 18446744073709551616",
     ),
+    (
+        "batch: True among the ids",
+        lambda: sentence_bleu_batch([[1, True]], ID_REFS),
+        TypeError,
+        "hypotheses[0][1] is bool True, but a token id is an integer",
+    ),
 ]
 
 
