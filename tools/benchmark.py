@@ -32,6 +32,11 @@ bleuscore (whose own 13a leaves them as they are: the BLEU column shows it). ble
 a Rust implementation (a benchmark-only dependency: tools/requirements-benchmark.txt),
 is skipped with a note when it is not installed.
 
+Before anything is timed, bleu_lib's bytecode is compiled (compileall), as its first
+import does wherever Python may write it: SacreBLEU's and NLTK's was compiled when they
+were installed, and a process that compiled bleu_lib's modules each time (as under
+PYTHONDONTWRITEBYTECODE) would time the compiler.
+
 Every measurement is one call in a fresh process (`--child`), which reads its input from
 files first: wall time, CPU time (all threads, and worker processes once they have
 exited), and peak memory (ru_maxrss), printed as the process's peak and as what the call
@@ -93,6 +98,7 @@ segments (2 references) from files as generators; the resident memory before and
 scoring, and the peak: what stays constant as the stream grows."""
 
 import argparse
+import compileall
 import gc
 import json
 import logging
@@ -1325,6 +1331,8 @@ def main(argv=None):
         child(*args.child)
         return
     quiet()
+    # what a first import writes, written now: no timed process compiles bleu_lib
+    compileall.compile_dir(ROOT / "bleu_lib", quiet=1)
     if args.hyp and not args.ref:
         parser.error("--hyp needs its reference files: --ref REF1 [REF2 ...]")
     # the options that run a benchmark of their own instead of the corpora's
