@@ -1,7 +1,9 @@
 """Shared setup for the test suite."""
 
+import compileall
 import logging
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import Phase, settings
@@ -27,6 +29,18 @@ settings.register_profile(
     phases=[phase for phase in Phase if not (grading and phase is Phase.shrink)],
 )
 settings.load_profile("bleu")
+
+
+def pytest_configure(config):
+    """Compile our modules' bytecode once, before the test processes start. Elsewhere
+    the first import writes it and later ones read it; where PYTHONDONTWRITEBYTECODE is
+    set (CI's machine), every process the tests start (the command line, kernels, the
+    grader's) would compile the modules again."""
+    if not hasattr(config, "workerinput"):  # the controller, not each worker
+        root = Path(__file__).resolve().parents[1]
+        for folder in ("bleu_lib", "grader", "tools"):
+            compileall.compile_dir(root / folder, quiet=1)
+        compileall.compile_file(root / "notebooks" / "helpers.py", quiet=1)
 
 
 @pytest.fixture(scope="session")
