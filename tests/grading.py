@@ -11,7 +11,7 @@ from hinted_solutions import HINTED
 from support import ROOT
 
 # few random examples in the hidden tests, to keep the suite short: these tests check
-# the grading; the suite runs every hidden test itself, against our code, with 300
+# the grading; the suite runs every hidden test itself, against our code, with 200
 FAST = {"timeout": 60, "examples": 5, "jobs": 2}
 
 
