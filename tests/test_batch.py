@@ -15,7 +15,7 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from bleu_lib import BLEU, batch_statistics, corpus_bleu, sentence_bleu_batch
-from bleu_lib.batch import PIECE_TOKENS, rows_by_piece, statistics_rows
+from bleu_lib.batch import PIECE_TOKENS, flat_ids, rows_by_piece, statistics_rows
 from bleu_lib.engine import segment_row
 from bleu_lib.smoothing import length_counts
 from bleu_lib.smoothing_registry import SMOOTHING, named_methods, register
@@ -110,12 +110,6 @@ def random_batch(rng, size, vocab):
     return hyps, refs
 
 
-def as_arrays(sequences):
-    "int64 ids end to end, and the lengths."
-    ids = np.array([t for s in sequences for t in s], dtype=np.int64)
-    return ids, np.array([len(s) for s in sequences], dtype=np.int64)
-
-
 @settings(max_examples=60)
 @given(
     st.lists(
@@ -137,7 +131,7 @@ def test_pieces_of_any_size_give_the_rows_of_the_whole_batch(
     refs = [ref for _, seg_refs in segments for ref in seg_refs]
     per_segment = np.array([len(h) for h, _ in segments], dtype=np.int64)
     refs_per_segment = np.array([len(r) for _, r in segments], dtype=np.int64)
-    arrays = (*as_arrays(hyps), *as_arrays(refs), refs_per_segment, order)
+    arrays = (*flat_ids(hyps, str), *flat_ids(refs, str), refs_per_segment, order)
     pieces = rows_by_piece(*arrays, per_segment, piece_tokens)
     assert pieces.tolist() == statistics_rows(*arrays, per_segment).tolist()
 
